@@ -162,10 +162,13 @@ type Analysis struct {
 	// Points lists every finding: structural, then content, then
 	// contradictions, then unique contributions, ids contiguous within
 	// each category.
-	Points     []Point    `json:"points"`
-	Topics     []Topic    `json:"topics"`
-	Similarity Similarity `json:"similarity"`
-	Focus      []string   `json:"focus,omitempty"`
+	Points []Point `json:"points"`
+	Topics []Topic `json:"topics"`
+	// Fields lists the labelled fields whose values differ between
+	// variants, in the order of their first variant's text.
+	Fields     []FieldDisagreement `json:"fields,omitempty"`
+	Similarity Similarity          `json:"similarity"`
+	Focus      []string            `json:"focus,omitempty"`
 	// Warnings notes what a reader should know: empty categories,
 	// variants without headings, detectors that failed.
 	Warnings []string `json:"warnings,omitempty"`
