@@ -383,11 +383,11 @@ func (al *aligner) score(v, a, w, b int, structural bool) float64 {
 // measure builds every section's title and body vectors and index keys.
 func (al *aligner) measure() {
 	type raw struct {
-		title []int32         // distinct title term ids
-		ids   []bool          // whether each title term is an item id
-		body  map[int32]int   // body term → occurrences
-		order []int32         // body terms in order of first occurrence
-		keyOf string          // title terms joined, to find repeated headings
+		title []int32       // distinct title term ids
+		ids   []bool        // whether each title term is an item id
+		body  map[int32]int // body term → occurrences
+		order []int32       // body terms in order of first occurrence
+		keyOf string        // title terms joined, to find repeated headings
 	}
 	id := func(t string) int32 {
 		if i, ok := al.terms[t]; ok {
