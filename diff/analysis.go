@@ -320,20 +320,19 @@ func Analyze(ctx context.Context, docs []*Document, opts ...Option) (*Analysis, 
 		}
 	}
 
+	topics := matchTopics(docs)
 	in := NewDetectInput(docs...)
+	in.Topics = exportTopics(topics)
 	contradictions, err := runDetectors(ctx, cfg, in, a)
 	if err != nil {
 		return nil, err
 	}
-	topics := matchTopics(docs)
 	var points []Point
 	points = append(points, structuralPoints(docs)...)
 	points = append(points, contentPoints(docs, topics, contradictions)...)
 	points = append(points, contradictionPoints(docs, contradictions)...)
 	points = append(points, uniquePoints(docs, topics, cfg.source)...)
-	for _, t := range topics {
-		a.Topics = append(a.Topics, Topic{Title: t.title, Sections: t.sections})
-	}
+	a.Topics = in.Topics
 
 	a.Similarity = similarity(differences(points), len(topics))
 	if len(cfg.focus) > 0 {
@@ -347,6 +346,15 @@ func Analyze(ctx context.Context, docs []*Document, opts ...Option) (*Analysis, 
 	}
 	cfg.logger.Debug("diff analysis", "variants", len(docs), "points", len(a.Points), "identical", a.Similarity.Identical)
 	return a, nil
+}
+
+// exportTopics turns the alignment into the Topics of the analysis.
+func exportTopics(ts []topic) []Topic {
+	out := make([]Topic, len(ts))
+	for i, t := range ts {
+		out[i] = Topic{Title: t.title, Sections: t.sections}
+	}
+	return out
 }
 
 func categoryNoun(c Category) string {

@@ -56,7 +56,11 @@ type Quantity struct {
 	Lo      float64  `json:"lo"`
 	Hi      float64  `json:"hi"`
 	Bound   Bound    `json:"bound,omitempty"`
-	Text    string   `json:"text"` // the value as written, e.g. "6–8 weeks"
+	// Approx is set for an estimate ("~650 LOC", "about 3 weeks"): two
+	// estimates that differ are a difference of judgement, not a
+	// contradiction.
+	Approx bool   `json:"approx,omitempty"`
+	Text   string `json:"text"` // the value as written, e.g. "6–8 weeks"
 }
 
 // Bound says whether a quantity is a limit rather than a value.
@@ -658,7 +662,8 @@ var labelWords = map[string]bool{"phase": true, "milestone": true, "step": true,
 	"week": true, "wave": true, "release": true, "version": true, "section": true, "chapter": true, "part": true,
 	"item": true, "iteration": true, "day": true, "month": true, "quarter": true, "year": true, "level": true,
 	"tier": true, "option": true, "priority": true, "round": true, "appendix": true, "figure": true, "table": true,
-	"rule": true, "case": true, "no": true, "number": true, "task": true, "epic": true, "story": true}
+	"rule": true, "case": true, "no": true, "number": true, "task": true, "epic": true, "story": true,
+	"line": true, "lines": true, "l": true, "t": true, "r": true, "steps": true, "phases": true, "tasks": true}
 
 // afterLabel reports whether the text before a number ends with a label
 // word and a space.
@@ -733,9 +738,15 @@ func parseQuantity(sent string, m []int) (q Quantity, start, end int, ok bool) {
 		if r := rune(sent[numStart-1]); unicode.IsLetter(r) || r == '-' || r == '.' || r == '_' || r == '#' || r == '/' {
 			return q, 0, 0, false
 		}
+		if sent[numStart-1] == ':' && numStart > 1 && !isSpace(sent[numStart-2]) {
+			return q, 0, 0, false // a reference: "models.py:482", "12:30"
+		}
 		if afterLabel(sent[:numStart]) {
 			return q, 0, 0, false
 		}
+	}
+	if inFormula(sent, m[0], m[1]) || conditional(sent[:m[0]]) {
+		return q, 0, 0, false
 	}
 	a := parseNumber(sent[m[4]:m[5]])
 	b := a
@@ -780,8 +791,63 @@ func parseQuantity(sent string, m []int) (q Quantity, start, end int, ok bool) {
 		q.Lo, q.Hi = q.Hi, q.Lo
 	}
 	q.Bound = boundOf(m, sent)
+	q.Approx = approximate(sent[:m[0]])
 	q.Text = strings.TrimSpace(sent[start:end])
 	return q, start, end, true
+}
+
+// approxMarks precede an estimate.
+var approxMarks = []string{"~", "≈", "about", "approximately", "approx.", "approx", "roughly", "around", "circa", "ca.",
+	"estimated", "est.", "estimate", "nearly", "almost", "some"}
+
+// approximate reports whether the text before a number ends with a mark of
+// an estimate.
+func approximate(before string) bool {
+	before = strings.ToLower(strings.TrimRight(before, " *_`("))
+	for _, m := range approxMarks {
+		if strings.HasSuffix(before, m) && (len(m) == 1 || m == "≈" || len(before) == len(m) || !isWordByte(before[len(before)-len(m)-1])) {
+			return true
+		}
+	}
+	return false
+}
+
+// inFormula reports whether the number at sent[start:end] is an operand of
+// arithmetic ("max_turns * 120 + 300", "46 tasks × 2", "+~80 LOC"): a term
+// of a formula or an increment is not a value stated for its subject.
+func inFormula(sent string, start, end int) bool {
+	before := strings.TrimRight(sent[:start], " ~≈")
+	after := strings.TrimLeft(sent[end:], " ")
+	for _, op := range []string{"*", "×", "+", "÷"} {
+		if strings.HasSuffix(before, op) || strings.HasPrefix(after, op) {
+			return true
+		}
+	}
+	return strings.HasPrefix(after, "x ") && !strings.HasPrefix(strings.TrimRight(sent[:start], " "), "x")
+}
+
+// conditionWords open a clause that states a condition: the number after
+// one is a trigger ("When 80% consumed, emit WARN"), not a value the
+// document gives its subject.
+var conditionWords = map[string]bool{"when": true, "if": true, "once": true, "unless": true, "whenever": true,
+	"e.g": true, "e.g.": true, "example": true, "eg": true}
+
+// conditional reports whether the clause that holds a number, up to the
+// number, opens with a condition or an example.
+func conditional(before string) bool {
+	if i := strings.LastIndexAny(before, ",;:.(—"); i >= 0 {
+		before = before[i+1:]
+	}
+	f := strings.Fields(strings.ToLower(before))
+	for i, w := range f {
+		if i > 3 {
+			break
+		}
+		if conditionWords[strings.Trim(w, "*_`\"")] {
+			return true
+		}
+	}
+	return false
 }
 
 func nextWord(s string) string {

@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"golang.org/x/sync/errgroup"
@@ -85,6 +86,10 @@ type DetectInput struct {
 	Documents []*Document
 	// Claims holds, per document, the claims [ExtractClaims] found.
 	Claims [][]Claim
+	// Topics is the section alignment of step 1: the sections of the
+	// variants that cover one topic. Empty when the caller has none;
+	// detectors then compare claims across variants by subject alone.
+	Topics []Topic
 }
 
 // ContradictionDetector finds contradictions within and across variants.
@@ -274,18 +279,30 @@ func groupClusters(ids []int) [][]int {
 type qref struct {
 	claim *Claim
 	q     *Quantity
+	ids   []string // item identifiers the claim names ("T03.04", "NR-6"), sorted
 }
 
+// detectNumeric compares the quantities stated for one subject. Values
+// compare only where they speak of the same thing: across variants, inside
+// sections the alignment puts in one topic; within a variant, inside one
+// section. Without an alignment (DetectInput.Topics empty) any two
+// sections may compare.
 func detectNumeric(in DetectInput) []Contradiction {
 	var refs []qref
 	var items []keyed
+	place := newTopicIndex(in)
 	for v := range in.Claims {
 		for ci := range in.Claims[v] {
 			c := &in.Claims[v][ci]
+			if len(c.Quantities) == 0 {
+				continue
+			}
+			ids := itemIDs(c.Text)
+			where := place.of(v, c.Section)
 			for qi := range c.Quantities {
 				q := &c.Quantities[qi]
-				refs = append(refs, qref{c, q})
-				items = append(items, keyed{group: q.Dim, words: q.Subject})
+				refs = append(refs, qref{c, q, ids})
+				items = append(items, keyed{group: q.Dim + "|" + where, words: q.Subject})
 			}
 		}
 	}
@@ -329,7 +346,7 @@ func numericCluster(refs []qref, members []int) []Contradiction {
 	pairs:
 		for i := 0; i < len(rs); i++ {
 			for j := i + 1; j < len(rs); j++ {
-				if rs[i].claim == rs[j].claim {
+				if rs[i].claim == rs[j].claim || rs[i].claim.Section != rs[j].claim.Section && len(rs[i].ids)+len(rs[j].ids) == 0 {
 					continue
 				}
 				if c, ok := numericContradiction([]qref{rs[i], rs[j]}); ok {
@@ -348,6 +365,9 @@ func numericContradiction(rs []qref) (Contradiction, bool) {
 	worst, kind := -1.0, NumericConflict
 	for i := range rs {
 		for j := i + 1; j < len(rs); j++ {
+			if differentItems(rs[i].ids, rs[j].ids) {
+				continue
+			}
 			conflict, rel, reqCon := quantitiesConflict(*rs[i].q, *rs[j].q)
 			if !conflict {
 				continue
@@ -384,6 +404,157 @@ func numericContradiction(rs []qref) (Contradiction, bool) {
 	return c, true
 }
 
+// differentItems reports whether two statements name items and share
+// none: "Task T03.04 costs 8 turns" and "Task T03.06 costs 6 turns" speak
+// of two tasks.
+func differentItems(a, b []string) bool {
+	if len(a) == 0 || len(b) == 0 {
+		return false
+	}
+	for _, x := range a {
+		if _, ok := slices.BinarySearch(b, x); ok {
+			return false
+		}
+	}
+	return true
+}
+
+// itemIDs returns the item identifiers a sentence names: tokens that mix
+// letters and digits with a separator or a leading capital ("T03.04",
+// "NR-6", "R-005", "OV-1", "S3") and dotted section numbers ("2.1").
+func itemIDs(text string) []string {
+	var ids []string
+	for _, f := range codeSpans(text) {
+		if isCodeIdentifier(f) {
+			ids = append(ids, f)
+		}
+	}
+	for _, f := range strings.FieldsFunc(text, func(r rune) bool {
+		return r == ' ' || r == ',' || r == ';' || r == '(' || r == ')' || r == '`' || r == '*' || r == '|' || r == ':' || r == '"' || r == '\''
+	}) {
+		f = strings.TrimRight(f, ".")
+		if isItemID(f) {
+			ids = append(ids, strings.ToUpper(f))
+		}
+	}
+	slices.Sort(ids)
+	return slices.Compact(ids)
+}
+
+// codeSpans returns the text between pairs of backticks.
+func codeSpans(text string) []string {
+	var out []string
+	for {
+		i := strings.IndexByte(text, '`')
+		if i < 0 {
+			return out
+		}
+		j := strings.IndexByte(text[i+1:], '`')
+		if j < 0 {
+			return out
+		}
+		out = append(out, text[i+1:i+1+j])
+		text = text[i+j+2:]
+	}
+}
+
+// isCodeIdentifier reports whether a code span names a program element:
+// "PhaseStatus", "TaskStatus", "max_turns", "stall_status" — one word with
+// a capital inside it or an underscore; a file path or an expression is not
+// one.
+func isCodeIdentifier(f string) bool {
+	if len(f) < 3 || len(f) > 64 {
+		return false
+	}
+	inner := false
+	for i := 0; i < len(f); i++ {
+		c := f[i]
+		if !isWordByte(c) {
+			return false
+		}
+		if c == '_' || i > 0 && c >= 'A' && c <= 'Z' {
+			inner = true
+		}
+	}
+	return inner
+}
+
+func isItemID(f string) bool {
+	if len(f) < 2 || len(f) > 16 {
+		return false
+	}
+	digits, letters, seps := 0, 0, 0
+	for i := 0; i < len(f); i++ {
+		switch c := f[i]; {
+		case isDigit(c):
+			digits++
+		case isLetterByte(c):
+			letters++
+		case c == '-' || c == '.' || c == '_':
+			seps++
+		default:
+			return false
+		}
+	}
+	if digits == 0 {
+		return false
+	}
+	switch {
+	case letters == 0: // "2.1", but not "30" or "5-7"
+		return seps > 0 && strings.Count(f, ".") == seps && !strings.HasSuffix(f, ".")
+	case f[0] >= 'A' && f[0] <= 'Z' && isDigit(f[len(f)-1]): // "T03.04", "NR-6", "S3", "P1"
+		return letters <= 4
+	}
+	return false
+}
+
+// topicIndex places a section in the alignment: the topic of the section
+// or of its nearest aligned ancestor, below the document title.
+type topicIndex struct {
+	docs    []*Document
+	byPlace []map[int]int // variant → section → topic
+}
+
+func newTopicIndex(in DetectInput) topicIndex {
+	ti := topicIndex{docs: in.Documents}
+	if len(in.Topics) == 0 {
+		return ti
+	}
+	for _, d := range in.Documents {
+		if len(d.Sections) == 0 {
+			return ti // a variant without headings has no places to align: compare by subject alone
+		}
+	}
+	ti.byPlace = make([]map[int]int, len(in.Documents))
+	for v := range ti.byPlace {
+		ti.byPlace[v] = map[int]int{}
+	}
+	for t, tp := range in.Topics {
+		for v, si := range tp.Sections {
+			if si >= 0 && v < len(ti.byPlace) {
+				ti.byPlace[v][si] = t
+			}
+		}
+	}
+	return ti
+}
+
+// of returns the key of the place that holds a section: its topic, or —
+// when neither it nor an ancestor below the title is aligned — the
+// section itself, so that its values compare within the variant alone.
+func (ti topicIndex) of(v, si int) string {
+	if ti.byPlace == nil {
+		return ""
+	}
+	d := ti.docs[v]
+	for s := si; s >= 0 && s < len(d.Sections) && d.Sections[s].Depth > 0; s = d.Sections[s].Parent {
+		if t, ok := ti.byPlace[v][s]; ok {
+			return "t" + strconv.Itoa(t)
+		}
+	}
+	return "v" + strconv.Itoa(v) + "s" + strconv.Itoa(si)
+}
+
 func subjectLabel(r qref) string {
 	if r.q.Phrase != "" {
 		return r.q.Phrase
@@ -397,7 +568,7 @@ func subjectLabel(r qref) string {
 // conflict). Qualifiers must agree: "200 ms at the 95th percentile" and
 // "100 ms at the 99th percentile" measure different things.
 func quantitiesConflict(a, b Quantity) (bool, float64, bool) {
-	if a.Dim != b.Dim {
+	if a.Dim != b.Dim || a.Approx || b.Approx {
 		return false, 0, false
 	}
 	const tol = 0.01
@@ -437,16 +608,19 @@ func relDiff(x, y float64) float64 {
 // ---- opposing claims ----
 
 func detectOpposing(in DetectInput) []Contradiction {
+	place := newTopicIndex(in)
 	var refs []*Claim
 	var items []keyed
 	for v := range in.Claims {
 		for ci := range in.Claims[v] {
 			c := &in.Claims[v][ci]
-			if len(c.sig) == 0 || c.Type == Dependency {
+			// A table cell is a value, not a statement: "No (final step)"
+			// in a column denies nothing said elsewhere.
+			if len(c.sig) == 0 || c.Type == Dependency || in.Documents[v].Blocks[c.Block].Kind == TableRow {
 				continue
 			}
 			refs = append(refs, c)
-			items = append(items, keyed{words: c.sig})
+			items = append(items, keyed{group: place.of(v, c.Section), words: c.sig})
 		}
 	}
 	var out []Contradiction
