@@ -363,16 +363,6 @@ func (al *aligner) score(v, a, w, b int, structural bool) float64 {
 			// Most children matched, and more than one or two.
 			s += 0.3 * float64(k) / float64(min(len(ca), len(cb))) * min(1, float64(k)/3)
 		}
-		// A third variant whose section both are matched to.
-		third := 0.0
-		for u := range al.docs {
-			if u != v && u != w {
-				if c := al.match[v][u][a]; c >= 0 && al.match[w][u][b] == c {
-					third += 0.1
-				}
-			}
-		}
-		s += min(third, 0.0)
 	}
 	s += 0.05 * (1 - math.Abs(x.pos-y.pos))
 	return s
@@ -562,7 +552,7 @@ func titleTerms(d *Document, si int) []titleTerm {
 	prevWord := ""
 	for _, tok := range toks {
 		switch {
-		case isNumber(tok):
+		case digitsAndDots(tok):
 			if prevWord != "" {
 				out = append(out, titleTerm{prevWord + "#" + tok, true})
 			} else if strings.Contains(tok, ".") {
@@ -626,7 +616,7 @@ func bodyTerms(d *Document, si int) []string {
 		words.Each(d.Blocks[bi].Text, func(tok string) {
 			switch {
 			case words.IsStopWord(tok):
-			case isNumber(tok):
+			case digitsAndDots(tok):
 				if len(tok) >= 2 {
 					out = append(out, tok)
 				}
@@ -685,7 +675,8 @@ func isPlainWord(tok string) bool {
 	return tok != ""
 }
 
-func isNumber(tok string) bool {
+// digitsAndDots reports whether tok is digits and dots: "3", "2.1".
+func digitsAndDots(tok string) bool {
 	for i := 0; i < len(tok); i++ {
 		if c := tok[i]; (c < '0' || c > '9') && c != '.' {
 			return false
