@@ -72,12 +72,29 @@ func lineStarts(src []byte) []int {
 // line with no closing "---" or "..." line, or a block that is YAML but not
 // a mapping, is not front matter: the text is left to Markdown (where
 // "---" is a thematic break). A mapping that fails to decode is an error.
+//
+// Blank lines before the opening "---" are tolerated (generated documents
+// sometimes start with them); such a block is front matter only when it
+// decodes, since a Markdown document may well open with blank lines and a
+// thematic break.
 func parseFrontMatter(src []byte) (*FrontMatter, int, error) {
 	const open = "---\n"
-	if !bytes.HasPrefix(src, []byte(open)) {
+	lead := len(src) - len(bytes.TrimLeft(src, "\n"))
+	if !bytes.HasPrefix(src[lead:], []byte(open)) {
 		return nil, 0, nil
 	}
-	for off := len(open); off < len(src); {
+	fm, bodyStart, err := frontMatterAt(src, lead+len(open))
+	if err != nil && lead > 0 {
+		return nil, 0, nil
+	}
+	return fm, bodyStart, err
+}
+
+// frontMatterAt reads a front matter block whose YAML starts at offset
+// start, just after the opening "---" line.
+func frontMatterAt(src []byte, start int) (*FrontMatter, int, error) {
+	open := src[:start]
+	for off := start; off < len(src); {
 		end := bytes.IndexByte(src[off:], '\n')
 		if end < 0 {
 			end = len(src) - off

@@ -78,7 +78,9 @@ func TestFrontMatterEdges(t *testing.T) {
 		{"scalar is markdown", "---\nSetext heading\n---\n", false, nil, "", 0},
 		{"title from front matter", "---\ntitle: From YAML\n---\n## A\n", true, map[string]any{"title": "From YAML"}, "From YAML", 0},
 		{"h1 beats front matter", "---\ntitle: YAML\n---\n# Heading\n", true, map[string]any{"title": "YAML"}, "Heading", 0},
-		{"not at top is a thematic break and a setext heading", "\n---\na: 1\n---\n", false, nil, "", 0},
+		{"after blank lines a mapping is front matter", "\n\n---\na: 1\n---\n", true, map[string]any{"a": 1}, "", 0},
+		{"after blank lines a scalar is markdown", "\n---\nSetext heading\n---\n", false, nil, "", 0},
+		{"after blank lines bad yaml is markdown", "\n---\na: [1\n---\n", false, nil, "", 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
