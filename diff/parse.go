@@ -68,6 +68,15 @@ func lineStarts(src []byte) []int {
 	return starts
 }
 
+// ReadFrontMatter reads the front matter of a normalised document (see
+// [Normalize]) exactly as [Parse] does, without parsing the Markdown after
+// it. It returns nil when the document has none; the error is a
+// [ErrBadFrontMatter] for a block that is a mapping but does not decode.
+func ReadFrontMatter(norm []byte) (*FrontMatter, error) {
+	fm, _, err := parseFrontMatter(norm)
+	return fm, err
+}
+
 // parseFrontMatter finds a YAML block opening the document. A "---" first
 // line with no closing "---" or "..." line, or a block that is YAML but not
 // a mapping, is not front matter: the text is left to Markdown (where

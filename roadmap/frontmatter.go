@@ -163,30 +163,15 @@ func setFrontMatter(doc []byte, fields []field) ([]byte, error) {
 }
 
 // readFrontMatter normalises doc and reads its front matter as diff.Parse
-// does, without parsing the Markdown after it: only the opening block, up
-// to its closing "---" or "..." line, goes through diff.Parse.
+// does, without parsing the Markdown after it.
 func readFrontMatter(doc []byte) (string, *diff.FrontMatter, error) {
 	norm, err := diff.Normalize(doc)
 	if err != nil {
 		return "", nil, fmt.Errorf("%w: %w", ErrFrontMatter, err)
 	}
-	const open = "---\n"
-	if !bytes.HasPrefix(norm, []byte(open)) {
-		return string(norm), nil, nil
+	fm, err := diff.ReadFrontMatter(norm)
+	if err != nil {
+		return "", nil, fmt.Errorf("%w: %w", ErrFrontMatter, err)
 	}
-	for off := len(open); off < len(norm); {
-		end := bytes.IndexByte(norm[off:], '\n')
-		if end < 0 {
-			end = len(norm) - off
-		}
-		if line := string(norm[off : off+end]); line == "---" || line == "..." {
-			d, err := diff.Parse("roadmap.md", norm[:min(off+end+1, len(norm))])
-			if err != nil {
-				return "", nil, fmt.Errorf("%w: %w", ErrFrontMatter, err)
-			}
-			return string(norm), d.FrontMatter, nil
-		}
-		off += end + 1
-	}
-	return string(norm), nil, nil
+	return string(norm), fm, nil
 }
