@@ -327,6 +327,9 @@ func Analyze(ctx context.Context, docs []*Document, opts ...Option) (*Analysis, 
 	if err != nil {
 		return nil, err
 	}
+	var fieldContradictions []Contradiction
+	a.Fields, fieldContradictions = compareFields(docs, topics)
+	contradictions = withFieldContradictions(contradictions, fieldContradictions)
 	var points []Point
 	points = append(points, structuralPoints(docs)...)
 	points = append(points, contentPoints(docs, topics, contradictions)...)

@@ -38,6 +38,13 @@ const (
 	// DependencyCycle: dependencies that form a cycle, an impossible
 	// execution order ("A depends on B", "B depends on A").
 	DependencyCycle ContradictionKind = "dependency-cycle"
+	// FieldConflict: one item's labelled field (a severity, a probability,
+	// a verification method) with values on one scale that differ between
+	// variants (see [ExtractFields]).
+	FieldConflict ContradictionKind = "field"
+	// VerdictConflict: reviewers' verdicts on one item that differ
+	// (ACCURATE against OVERSTATED, CLOSE against REFUTED).
+	VerdictConflict ContradictionKind = "verdict"
 )
 
 // Scope says whether a contradiction lies within one variant or across
