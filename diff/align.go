@@ -55,6 +55,7 @@ type alignSec struct {
 	keys  []int32 // terms the section is indexed under
 	dup   int     // sections of its variant with the same title terms (itself included)
 	pos   float64 // place in the document, 0 … 1
+	end   int     // index after the section's last subsection
 	depth int
 }
 
@@ -333,36 +334,54 @@ func (al *aligner) score(v, a, w, b int, structural bool) float64 {
 	if max(x.dup, y.dup) > 1 && !parentsMatch {
 		t = 0 // a heading repeated in its variant names its topic only under its parent
 	}
+	// With the previous round's matches: how many subsections of a (at
+	// any depth) are matched to subsections of b (k), and how many of
+	// either's subsections are matched at all.
+	k, ma, mb := 0, 0, 0
+	if structural && x.end > a+1 && y.end > b+1 {
+		for d := a + 1; d < x.end; d++ {
+			if m := al.match[v][w][d]; m >= 0 {
+				ma++
+				if b < m && m < y.end {
+					k++
+				}
+			}
+		}
+		for d := b + 1; d < y.end; d++ {
+			if al.match[w][v][d] >= 0 {
+				mb++
+			}
+		}
+	}
 	// The whole texts compare sections that keep their matter in
 	// subsections, but a short section is not the same topic as a long
 	// chapter that merely mentions it.
 	nx, ny := float64(len(x.sub.ids)), float64(len(y.sub.ids))
-	c := max(x.body.dot(y.body), x.sub.dot(y.sub)*min(1, 2*math.Sqrt(min(nx, ny)/max(nx, ny, 1))))
+	sub := 0.9 * x.sub.dot(y.sub) * min(1, 2*math.Sqrt(min(nx, ny)/max(nx, ny, 1)))
+	if ma > 0 && mb > 0 && len(x.body.ids) < alignSubstantial/4 && len(y.body.ids) < alignSubstantial/4 {
+		// Two headings over subsections share the text of their
+		// subsections; they group the same topics only as far as
+		// their subsections match each other rather than others.
+		j := float64(k) / float64(ma+mb-k)
+		sub *= j * j
+	}
+	c := max(x.body.dot(y.body), sub)
 	// Texts that share little speak against a match the titles alone
 	// suggest, the more so the longer they are.
-	sure := min(1, float64(min(len(x.sub.ids), len(y.sub.ids)))/alignSubstantial)
+	sure := min(1, min(nx, ny)/alignSubstantial)
 	t *= 1 - sure*(1-min(1, 0.3+c/0.25))
 	s := 1 - (1-t)*(1-c) // either kind of evidence may carry the match
-	if structural {
-		m := al.match[v][w]
-		if parentsMatch {
-			if dv.Sections[pa].Depth == 0 {
-				s += 0.03 // every top-level section sits under the title
-			} else {
-				s += 0.1
-			}
+	if parentsMatch {
+		if dv.Sections[pa].Depth == 0 {
+			s += 0.03 // every top-level section sits under the title
+		} else {
+			s += 0.1
 		}
-		ca, cb := dv.Sections[a].Children, dw.Sections[b].Children
-		if len(ca) > 0 && len(cb) > 0 {
-			k := 0
-			for _, ch := range ca {
-				if mb := m[ch]; mb >= 0 && dw.Sections[mb].Parent == b {
-					k++
-				}
-			}
-			// Most children matched, and more than one or two.
-			s += 0.3 * float64(k) / float64(min(len(ca), len(cb))) * min(1, float64(k)/3)
-		}
+	}
+	if k > 0 {
+		// Subsections matched to each other rather than to others, and
+		// more than one or two.
+		s += 0.3 * float64(k) / float64(ma+mb-k) * min(1, float64(k)/3)
 	}
 	s += 0.05 * (1 - math.Abs(x.pos-y.pos))
 	return s
@@ -465,6 +484,10 @@ func (al *aligner) measure() {
 			r := raws[v][si]
 			x := &al.secs[v][si]
 			x.depth = s.Depth
+			x.end = si + 1
+			for x.end < len(d.Sections) && d.Sections[x.end].Span.Start < s.Span.End {
+				x.end++
+			}
 			x.pos = float64(si) / float64(max(len(d.Sections)-1, 1))
 			x.dup = 1
 			if r.keyOf != "" {
@@ -686,3 +709,28 @@ func digitsAndDots(tok string) bool {
 }
 
 func hasDigit(tok string) bool { return strings.ContainsAny(tok, "0123456789") }
+
+// compared reports whether the analysis compares the topic's content: one
+// of its sections is a topic of the document (one or two levels below the
+// title, not boilerplate such as a table of contents or a change log).
+// The alignment covers every section; the content comparison, the unique
+// contributions and the similarity count keep to these.
+func (t topic) compared(docs []*Document) bool {
+	for v, si := range t.sections {
+		if si >= 0 && topicCandidate(docs[v].Sections[si]) {
+			return true
+		}
+	}
+	return false
+}
+
+// comparedTopics counts the topics whose content the analysis compares.
+func comparedTopics(docs []*Document, ts []topic) int {
+	n := 0
+	for _, t := range ts {
+		if t.compared(docs) {
+			n++
+		}
+	}
+	return n
+}

@@ -301,7 +301,7 @@ func contentPoints(docs []*Document, topics []topic, contradictions []Contradict
 	bySection := indexContradictions(docs, contradictions)
 	var points []Point
 	for _, t := range topics {
-		if t.covered() < 2 {
+		if t.covered() < 2 || !t.compared(docs) {
 			continue
 		}
 		if p, ok := compareTopic(docs, t, contradictions, bySection); ok {
@@ -601,7 +601,7 @@ func uniquePoints(docs []*Document, topics []topic, source *Document) []Point {
 	type cand struct{ v, si int }
 	var cands []cand
 	for _, t := range topics {
-		if t.covered() != 1 {
+		if t.covered() != 1 || !t.compared(docs) {
 			continue
 		}
 		for v, si := range t.sections {
