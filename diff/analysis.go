@@ -320,7 +320,7 @@ func Analyze(ctx context.Context, docs []*Document, opts ...Option) (*Analysis, 
 		}
 	}
 
-	topics := matchTopics(docs)
+	topics := alignSections(docs)
 	in := NewDetectInput(docs...)
 	in.Topics = exportTopics(topics)
 	contradictions, err := runDetectors(ctx, cfg, in, a)
@@ -337,7 +337,7 @@ func Analyze(ctx context.Context, docs []*Document, opts ...Option) (*Analysis, 
 	points = append(points, uniquePoints(docs, topics, cfg.source)...)
 	a.Topics = in.Topics
 
-	a.Similarity = similarity(differences(points), len(topics))
+	a.Similarity = similarity(differences(points), comparedTopics(docs, topics))
 	if len(cfg.focus) > 0 {
 		points = filterFocus(points, cfg.focus)
 	}
