@@ -331,6 +331,29 @@ func compareTopic(docs []*Document, t topic, contradictions []Contradiction, byS
 	p := Point{Category: CategoryContent, Kind: "approach", Title: t.title, Positions: emptyPositions(n), Rating: Low, Variants: members}
 	var reasons []string
 
+	// Labelled fields (verdicts, severities, settings) say what differs
+	// better than word statistics: name each differing field and every
+	// variant's value. When all of them agree, different wording is not a
+	// different approach.
+	fields := topicFields(docs, t)
+	fieldsDiffer, fieldsAgree := false, len(fields) > 0
+	for _, tf := range fields {
+		if !tf.differ {
+			continue
+		}
+		fieldsDiffer, fieldsAgree = true, false
+		if len(reasons) < 3 {
+			vals := make([]string, 0, len(members))
+			for _, v := range members {
+				vals = append(vals, tf.value(v))
+			}
+			reasons = append(reasons, fmt.Sprintf("%s: %s", tf.label(), strings.Join(vals, " / ")))
+		}
+	}
+	if fieldsDiffer {
+		p.Rating = Medium
+	}
+
 	minDice, have := 1.0, 0
 	for i, a := range members {
 		for _, b := range members[i+1:] {
@@ -341,7 +364,10 @@ func compareTopic(docs []*Document, t topic, contradictions []Contradiction, byS
 			minDice = min(minDice, texts[a].words.Dice(texts[b].words))
 		}
 	}
-	if have > 0 && minDice < 0.5 {
+	switch {
+	case have > 0 && minDice < 0.5 && fieldsAgree:
+		reasons = append(reasons, "same "+agreedFields(fields, members)+"; the texts differ in wording")
+	case have > 0 && minDice < 0.5 && !fieldsDiffer:
 		p.Rating = Medium
 		reasons = append(reasons, fmt.Sprintf("materially different approaches (%.0f%% word overlap)", minDice*100))
 	}
@@ -365,7 +391,13 @@ func compareTopic(docs []*Document, t topic, contradictions []Contradiction, byS
 		reasons = append(reasons, "not covered by "+strings.Join(missing, ", "))
 	}
 	if x, ok := topicContradiction(t, contradictions, bySection); ok {
-		if x.Impact == High {
+		if len(fields) > 0 && (x.Kind == FieldConflict || x.Kind == VerdictConflict) {
+			// The fields compared above say what this topic's variants
+			// give; the contradiction may involve variants elsewhere.
+			if fieldsDiffer {
+				p.Rating = maxRating(p.Rating, x.Impact)
+			}
+		} else if x.Impact == High {
 			p.Rating = High
 			reasons = append(reasons, "fundamentally incompatible: "+x.Subject)
 		} else {
@@ -386,13 +418,46 @@ func compareTopic(docs []*Document, t topic, contradictions []Contradiction, byS
 		d := docs[v]
 		st := texts[v]
 		p.Positions[v].Section = si
-		summary, ev, ok := approach(d, st)
+		// A line that only labels a value ("**Verdict**: CONFIRMED")
+		// does not summarise a section; the values are shown as fields.
+		labelled := fieldLines(d, v, si)
+		prose := st
+		prose.blocks = nil
+		for _, b := range st.blocks {
+			if !labelled[b.Line] {
+				prose.blocks = append(prose.blocks, b)
+			}
+		}
+		summary, ev, ok := approach(d, prose)
+		bare := false // the summary is a line that only labels a value
+		if !ok {
+			summary, ev, ok = approach(d, st)
+			bare = ok && labelled[ev.Line]
+		}
 		if !ok {
 			summary = "(no text of its own; see its subsections)"
 			ev = headingEvidence(d, v, si)
 		}
 		ev.Variant, ev.Section = v, sectionRef(d, si)
 		p.Evidence = append(p.Evidence, ev)
+		var given []string
+		for _, tf := range fields {
+			if _, ok := tf.byVar[v]; ok && len(given) < 3 {
+				given = append(given, tf.nameIn(v)+": "+tf.value(v))
+			}
+		}
+		if len(given) > 0 {
+			// The fields are the position; word counts would add nothing.
+			p.Positions[v].Text = strings.Join(given, "; ")
+			if !bare && ok {
+				p.Positions[v].Text += " — " + clip(summary, 100)
+			}
+			continue
+		}
+		if bare {
+			p.Positions[v].Text = clip(summary, 140)
+			continue
+		}
 		detail := fmt.Sprintf("%d words; %d concrete, %d vague", st.count, st.concrete, st.vague)
 		if em := emphasis(st, texts, members, v); len(em) > 0 {
 			detail += "; emphasis: " + strings.Join(em, ", ")
@@ -714,4 +779,24 @@ func uniquePoint(docs []*Document, ids []map[string]bool, v, si int) Point {
 	}
 	p.Positions[v] = Position{Text: s.Title, Section: si}
 	return p
+}
+
+// agreedFields describes fields every variant agrees on: "Verdict
+// (ACCURATE, CONFIRMED)" when the variants spell the value differently,
+// "Severity (HIGH)" when they spell it alike.
+func agreedFields(fields []topicField, members []int) string {
+	var parts []string
+	for _, tf := range fields[:min(2, len(fields))] {
+		var vals []string
+		for _, v := range members {
+			if val := tf.value(v); val != "—" && !slices.Contains(vals, val) {
+				vals = append(vals, val)
+			}
+		}
+		parts = append(parts, fmt.Sprintf("%s (%s)", tf.label(), strings.Join(vals, ", ")))
+	}
+	if len(fields) > 2 {
+		parts = append(parts, fmt.Sprintf("%d more fields", len(fields)-2))
+	}
+	return strings.Join(parts, ", ")
 }

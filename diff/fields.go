@@ -672,6 +672,7 @@ func fldEnumLabel(label, rest, after string) fldValue {
 	if cls != "" {
 		if cls == "agree" && fldQualified(rest) {
 			cls = "partial"
+			nv.label += " (qualified)"
 		}
 		nv.scale, nv.class = fscaleVerdict, cls
 		return nv
@@ -976,15 +977,8 @@ func newFldItemKey(item string) fldItemKey {
 		}
 		rest = strings.Replace(rest, s[m[0]:m[1]], " ", 1)
 	}
-	var ws words.Set
-	words.Each(rest, func(w string) {
-		if words.IsStopWord(w) || fldNumeral(w) {
-			return
-		}
-		ws = append(ws, fldStem(w))
-	})
-	slices.Sort(ws)
-	k.words = slices.Compact(ws)
+	ws := fldWords(rest)
+	k.words = ws
 	return k
 }
 
@@ -1060,7 +1054,9 @@ type fldRef struct {
 	norm  fldValue
 	class string
 	key   fldItemKey
-	topic int // the aligned topic the field's section falls in, -1 for none
+	topic int       // the aligned topic the field's section falls in, -1 for none
+	where words.Set // the words of the titles of the sections around the item
+	weak  bool      // matched to its cluster by a weak title overlap
 }
 
 // compareFields compares the labelled fields of the variants: the
@@ -1081,6 +1077,7 @@ func compareFields(docs []*Document, topics []topic) ([]FieldDisagreement, []Con
 			r := fldRef{Field: f, norm: nv, class: cls, key: newFldItemKey(f.Item), topic: -1}
 			if f.Section >= 0 {
 				r.topic = topicOf[v][f.Section]
+				r.where = fldContext(d, f)
 			}
 			dup := fmt.Sprintf("%d|%s|%d|%s", f.Line, cls, f.Section, f.Item)
 			if f.Form != FormTable {
@@ -1103,10 +1100,15 @@ func compareFields(docs []*Document, topics []topic) ([]FieldDisagreement, []Con
 		uniqueIDs(byClass[cls])
 	}
 	renumbered := fldRenumberings(docs, byClass)
+	clustered := map[string][][]fldRef{}
+	for _, cls := range classes {
+		clustered[cls] = fldMatchItems(byClass[cls], len(docs), renumbered)
+	}
+	corroborate(clustered)
 	var fds []FieldDisagreement
 	var cs []Contradiction
 	for _, cls := range classes {
-		for _, cluster := range fldMatchItems(byClass[cls], len(docs), renumbered) {
+		for _, cluster := range clustered[cls] {
 			if fd, c, ok := fldDisagreement(docs, cluster); ok {
 				fds = append(fds, fd)
 				if c != nil {
@@ -1220,7 +1222,8 @@ func fldItemScore(a, b fldRef, renumbered bool) (score float64, weak bool) {
 		return 0, false
 	case d >= 0.6 && shared >= 2:
 		return d, false
-	case d >= 0.25 && shared >= 1 && a.topic >= 0 && a.topic == b.topic && (len(a.key.ids) == 0 || len(b.key.ids) == 0):
+	case d >= 0.25 && shared >= 1 && (len(a.key.ids) == 0 || len(b.key.ids) == 0) &&
+		((a.topic >= 0 && a.topic == b.topic) || a.where.Dice(b.where) >= 0.25):
 		return d, true
 	}
 	return 0, false
@@ -1284,7 +1287,9 @@ func fldMatchItems(refs []fldRef, n int, renumbered map[[2]int]bool) [][]fldRef 
 				continue
 			}
 			usedItem[c.i], usedCluster[c.c] = true, true
-			clusters[c.c] = append(clusters[c.c], mine[c.i])
+			m := mine[c.i]
+			m.weak = c.weak
+			clusters[c.c] = append(clusters[c.c], m)
 		}
 		for i, r := range mine {
 			if !usedItem[i] {
@@ -1339,6 +1344,11 @@ func fldContradiction(cluster []fldRef, fd FieldDisagreement) *Contradiction {
 	scale := ""
 	conflict := false
 	for _, r := range cluster {
+		if r.weak {
+			return nil // the items only may be one: a difference, not a contradiction
+		}
+	}
+	for _, r := range cluster {
 		if r.norm.kind == fvEnum && r.norm.scale != fscaleLabel {
 			if scale == "" {
 				scale = r.norm.scale
@@ -1378,15 +1388,14 @@ func fldContradiction(cluster []fldRef, fd FieldDisagreement) *Contradiction {
 			vals = append(vals, r.norm.label)
 		}
 	}
+	// A rating or verdict that differs matters to whoever acts on it, but
+	// it is one judgement against another, not an impossible design.
 	c.Impact = Medium
 	switch scale {
 	case fscaleVerdict:
 		c.Reason = "reviewers' verdicts differ (" + strings.Join(vals, " vs ") + ")"
 	case fscaleLevel:
 		c.Reason = "ratings differ (" + strings.Join(vals, " vs ") + ")"
-		if fldLevelGap(sides) >= 2 {
-			c.Impact = High
-		}
 	default:
 		c.Reason = "values differ (" + strings.Join(vals, " vs ") + ")"
 	}
@@ -1417,20 +1426,6 @@ func fldNumericSides(cluster []fldRef) ([]fldRef, bool) {
 		}
 	}
 	return sides, differ
-}
-
-// fldLevelGap is how many steps apart the most distant fldLevels are.
-func fldLevelGap(sides []fldRef) int {
-	rank := map[string]int{"LOW": 1, "MEDIUM": 2, "HIGH": 3, "CRITICAL": 4}
-	lo, hi := 10, 0
-	for _, r := range sides {
-		for _, part := range strings.Split(r.norm.class, "-") {
-			if n, ok := rank[part]; ok {
-				lo, hi = min(lo, n), max(hi, n)
-			}
-		}
-	}
-	return hi - lo
 }
 
 // withFieldContradictions adds the contradictions read from labelled
@@ -1529,6 +1524,9 @@ func codeList(raw string) (fldValue, bool) {
 			return false
 		}
 		name := p[1 : end+1]
+		if rest := strings.TrimSpace(p[end+2:]); rest != "" && !(strings.HasPrefix(rest, "(") && strings.HasSuffix(rest, ")")) {
+			return false // prose about the code, not a list of it
+		}
 		if i := strings.LastIndex(name, "/"); i >= 0 && i < len(name)-1 {
 			name = name[i+1:]
 		}
@@ -1567,4 +1565,254 @@ func (k fldItemKey) hasFamilyID() bool {
 		}
 	}
 	return false
+}
+
+// fldContext is the words of the titles of the sections an item sits in
+// (its own title excluded when the item is its section), below the
+// document's title: where in the document the item is.
+func fldContext(d *Document, f Field) words.Set {
+	var b strings.Builder
+	s := f.Section
+	if f.Form != FormTable && s >= 0 {
+		s = d.Sections[s].Parent // the item is the section itself
+	}
+	for ; s >= 0 && d.Sections[s].Depth > 0; s = d.Sections[s].Parent {
+		b.WriteString(d.Sections[s].Title + " ")
+	}
+	return fldWords(b.String())
+}
+
+// fldWords is the significant words of a title, lightly stemmed.
+func fldWords(s string) words.Set {
+	var ws words.Set
+	// "lease/heartbeat" names two things; "gate_states" one.
+	words.Each(strings.ReplaceAll(s, "/", " "), func(w string) {
+		if words.IsStopWord(w) || fldMinorWords[w] || fldNumeral(w) {
+			return
+		}
+		ws = append(ws, fldStem(w))
+	})
+	slices.Sort(ws)
+	return slices.Compact(ws)
+}
+
+// fldMinorWords carry no topic in an item's title, beyond the stop words.
+var fldMinorWords = map[string]bool{"during": true, "after": true, "before": true, "without": true, "within": true,
+	"when": true, "across": true, "per": true, "not": true, "no": true, "over": true, "under": true, "between": true,
+	"while": true, "than": true, "too": true, "all": true, "any": true, "line": true, "lines": true}
+
+// corroborate drops the weak matches nothing confirms. Two items whose
+// titles barely overlap ("Certification agent too lenient", "Certification
+// false passes") are taken for one only when they agree on some other
+// field; items that differ in every field they share are more likely two
+// different items than one item rated twice.
+func corroborate(clustered map[string][][]fldRef) {
+	type itemRef struct {
+		v, section int
+		item       string
+	}
+	ref := func(r fldRef) itemRef { return itemRef{r.Variant, r.Section, r.Item} }
+	values := map[itemRef]map[string]fldRef{}
+	for cls, clusters := range clustered {
+		for _, cl := range clusters {
+			for _, r := range cl {
+				k := ref(r)
+				if values[k] == nil {
+					values[k] = map[string]fldRef{}
+				}
+				values[k][cls] = r
+			}
+		}
+	}
+	agreeElsewhere := func(a, b itemRef, except string) bool {
+		for cls, x := range values[a] {
+			if cls == except {
+				continue
+			}
+			if y, ok := values[b][cls]; ok {
+				if same, comparable := x.norm.agree(y.norm); comparable && same {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	for cls, clusters := range clustered {
+		var out [][]fldRef
+		for _, cl := range clusters {
+			var kept, dropped []fldRef
+			for _, r := range cl {
+				if !r.weak {
+					kept = append(kept, r)
+					continue
+				}
+				ok := false
+				for _, o := range kept {
+					ok = ok || agreeElsewhere(ref(r), ref(o), cls)
+				}
+				if ok {
+					kept = append(kept, r)
+				} else {
+					dropped = append(dropped, r)
+				}
+			}
+			out = append(out, kept)
+			for _, r := range dropped {
+				r.weak = false
+				out = append(out, []fldRef{r})
+			}
+		}
+		clustered[cls] = out
+	}
+}
+
+// ---- fields of one topic, for the content comparison ----
+
+// topicField is one field compared within a topic: its values in the
+// variants whose sections of the topic give it.
+type topicField struct {
+	name   string         // as the first variant giving it writes it
+	item   string         // the table row's key; empty for the section itself
+	byVar  map[int]fldRef // variant → value
+	differ bool
+}
+
+// label is the field's name for people, with the row it belongs to when
+// it comes from a table: "Verdict", "R-002 … / Probability".
+func (tf topicField) label() string {
+	if tf.item == "" {
+		return tf.name
+	}
+	return clip(tf.item, 40) + " / " + tf.name
+}
+
+// nameIn is the field's name as variant v writes it.
+func (tf topicField) nameIn(v int) string {
+	r, ok := tf.byVar[v]
+	if !ok || tf.item != "" {
+		return tf.label()
+	}
+	return r.Name
+}
+
+// value is what variant v gives, for a table cell: the label when the
+// value has one ("CONFIRMED HIGH"), else the value as written.
+func (tf topicField) value(v int) string {
+	r, ok := tf.byVar[v]
+	if !ok {
+		return "—"
+	}
+	if r.norm.kind == fvEnum && r.norm.label != "" {
+		return r.norm.label
+	}
+	return clip(r.Value, 40)
+}
+
+// topicFields compares the labelled fields of a topic's sections (their
+// own text, as the content comparison reads it): the fields at least two
+// variants give comparable values for, the differing ones first, then in
+// the order of the first variant's text.
+func topicFields(docs []*Document, t topic) []topicField {
+	byClass := map[string][]fldRef{}
+	var classes []string
+	for v, si := range t.sections {
+		if si < 0 {
+			continue
+		}
+		seen := map[string]int{}
+		for _, f := range ExtractFields(docs[v], v) {
+			if f.Section != si {
+				continue
+			}
+			nv := fldNormalise(f)
+			cls := fldClass(f.Name, nv)
+			if cls == "" || nv.kind == fvNone {
+				continue
+			}
+			if f.Form != FormTable {
+				f.Item = "" // the section is the item: the topic itself
+			}
+			r := fldRef{Field: f, norm: nv, class: cls, key: newFldItemKey(f.Item), topic: 0}
+			dup := fmt.Sprintf("%d|%s|%s", f.Line, cls, f.Item)
+			if f.Form != FormTable {
+				dup = cls
+			}
+			if i, ok := seen[dup]; ok {
+				if f.Form == FormTable {
+					byClass[cls][i] = r
+				}
+				continue
+			}
+			if _, ok := byClass[cls]; !ok {
+				classes = append(classes, cls)
+			}
+			seen[dup] = len(byClass[cls])
+			byClass[cls] = append(byClass[cls], r)
+		}
+	}
+	clustered := map[string][][]fldRef{}
+	for _, cls := range classes {
+		uniqueIDs(byClass[cls])
+		clustered[cls] = fldMatchItems(byClass[cls], len(docs), nil)
+	}
+	corroborate(clustered)
+	var out []topicField
+	for _, cls := range classes {
+		for _, cl := range clustered[cls] {
+			if len(cl) < 2 {
+				continue
+			}
+			tf := topicField{name: cl[0].Name, item: cl[0].Item, byVar: map[int]fldRef{}}
+			comparable := false
+			for i, r := range cl {
+				tf.byVar[r.Variant] = r
+				for _, o := range cl[i+1:] {
+					if same, ok := r.norm.agree(o.norm); ok {
+						comparable = true
+						tf.differ = tf.differ || !same
+					}
+				}
+			}
+			if comparable {
+				out = append(out, tf)
+			}
+		}
+	}
+	first := func(tf topicField) (int, int) {
+		for v := range docs {
+			if r, ok := tf.byVar[v]; ok {
+				return v, r.Line
+			}
+		}
+		return len(docs), 0
+	}
+	slices.SortStableFunc(out, func(a, b topicField) int {
+		if a.differ != b.differ {
+			if a.differ {
+				return -1
+			}
+			return 1
+		}
+		av, al := first(a)
+		bv, bl := first(b)
+		if av != bv {
+			return av - bv
+		}
+		return al - bl
+	})
+	return out
+}
+
+// fieldLines returns the lines of a variant's section that hold fields
+// with a value short enough to compare: a line that only labels a value
+// ("**Verdict**: CONFIRMED", "**Confidence:** high") says too little to
+// summarise the section.
+func fieldLines(d *Document, v, si int) map[int]bool {
+	lines := map[int]bool{}
+	for _, f := range ExtractFields(d, v) {
+		if f.Section == si && fldNormalise(f).kind != fvNone {
+			lines[f.Line] = true
+		}
+	}
+	return lines
 }
