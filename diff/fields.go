@@ -230,7 +230,7 @@ func fldLabelled(s string) (Field, bool) {
 		}
 		return Field{Name: fldPlain(m[1]), Value: val, Bounded: bounded, raw: m[2]}, true
 	}
-	if m := fldPlainKeyRE.FindStringSubmatch(s); m != nil && fldKeyOK(m[1]) && unicode.IsUpper(rune(m[1][0])) {
+	if m := fldPlainKeyRE.FindStringSubmatch(s); m != nil && fldKeyOK(m[1]) && unicode.IsUpper(rune(m[1][0])) && !sentenceStart(m[1]) {
 		val, bounded := fldValueSpan(m[2])
 		if val == "" {
 			return Field{}, false
@@ -500,6 +500,9 @@ func normaliseFieldValue(raw string, bounded bool, form FieldForm) fldValue {
 			}
 			if b, ok := fldBools[first]; ok && len(first) > 1 {
 				return fldValue{kind: fvEnum, scale: fscaleBool, class: b, label: first}
+			}
+			if fldPriorityRE.MatchString(first) {
+				return fldValue{kind: fvEnum, scale: fscalePriority, class: first, label: first}
 			}
 		}
 	}
@@ -1815,4 +1818,15 @@ func fieldLines(d *Document, v, si int) map[int]bool {
 		}
 	}
 	return lines
+}
+
+// sentenceStart reports whether a would-be key opens a sentence rather
+// than names a field: "The plan: …", "We decided: …".
+func sentenceStart(key string) bool {
+	first := strings.ToLower(strings.Fields(key)[0])
+	switch first {
+	case "we", "i", "you", "they", "he", "she", "it", "this", "that", "these", "those", "there", "here", "our", "my", "your", "their":
+		return true
+	}
+	return words.IsStopWord(first)
 }
