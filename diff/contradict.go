@@ -304,7 +304,7 @@ func detectNumeric(in DetectInput) []Contradiction {
 			if len(c.Quantities) == 0 {
 				continue
 			}
-			ids := itemIDs(c.Text)
+			ids := itemIDs(c.Quote)
 			where := place.of(v, c.Section)
 			for qi := range c.Quantities {
 				q := &c.Quantities[qi]
