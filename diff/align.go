@@ -1,6 +1,7 @@
 package diff
 
 import (
+	"cmp"
 	"math"
 	"regexp"
 	"slices"
@@ -41,6 +42,7 @@ const (
 	alignJoin      = 0.15 // least score of two sections a topic joins without their own match
 	alignRounds    = 3    // assignments: one on content, then refined by structure
 	alignBodyKeys  = 12   // body terms per section in the candidate index
+	alignPostings  = 16   // most sections of a variant one key may pair a section with
 	alignStemLen   = 6    // letters kept of a plain word: "orchestration" ~ "orchestrator"
 	// alignSubstantial is the number of distinct terms from which a
 	// section's text is enough to compare on its own.
@@ -56,7 +58,6 @@ type alignSec struct {
 	dup   int     // sections of its variant with the same title terms (itself included)
 	pos   float64 // place in the document, 0 … 1
 	end   int     // index after the section's last subsection
-	depth int
 }
 
 // termVec is a sparse vector: term ids ascending, with their weights.
@@ -95,9 +96,23 @@ type aligner struct {
 	docs  []*Document
 	secs  [][]alignSec
 	terms map[string]int32 // term → id, ids in order of first appearance
+	// index[v] lists the sections of variant v under each of their keys.
+	index []map[int32][]int
+	// cands[v][w], v < w, lists the pairs (a of v, b of w) sharing a key,
+	// as a<<32|b, sorted; sims[v][w] holds the content similarities of
+	// the pairs computed so far, sorted by pair.
+	cands [][][]uint64
+	sims  [][]simTable
+	dense [][3]float64 // scratch for simAll
 	// match[v][w][a] is the section of w matched to section a of v in the
 	// latest round, or -1.
 	match [][][]int
+}
+
+// alignSim is what two sections' words say, computed once per pair.
+type alignSim struct {
+	title    float64 // cosine of the title vectors
+	own, sub float64 // cosines of the own and the whole texts
 }
 
 // alignSections clusters the sections of the variants into topics: at
@@ -114,8 +129,12 @@ func (al *aligner) run() []topic {
 	docs := al.docs
 	n := len(docs)
 	al.match = make([][][]int, n)
+	al.cands = make([][][]uint64, n)
+	al.sims = make([][]simTable, n)
 	for v := range n {
 		al.match[v] = make([][]int, n)
+		al.cands[v] = make([][]uint64, n)
+		al.sims[v] = make([]simTable, n)
 		for w := range n {
 			al.match[v][w] = filled(len(docs[v].Sections), -1)
 		}
@@ -246,21 +265,25 @@ func (al *aligner) assign(v, w int, structural bool) []alignPair {
 	sv, sw := al.secs[v], al.secs[w]
 	cands := al.candidates(v, w, structural)
 	pairs := make([]alignPair, 0, len(cands))
+	table := &al.sims[v][w] // holds every candidate, and maybe more
+	k := 0
 	for _, c := range cands {
+		for table.pairs[k] != c {
+			k++
+		}
 		a, b := int(c>>32), int(uint32(c))
-		s := al.score(v, a, w, b, structural)
-		if s >= alignThreshold {
+		if s := al.scoreWith(v, a, w, b, table.sims[k], structural); s >= alignThreshold {
 			pairs = append(pairs, alignPair{a, b, s})
 		}
 	}
-	sort.Slice(pairs, func(i, j int) bool {
-		if pairs[i].score != pairs[j].score {
-			return pairs[i].score > pairs[j].score
+	slices.SortFunc(pairs, func(p, q alignPair) int {
+		if p.score != q.score {
+			return cmp.Compare(q.score, p.score)
 		}
-		if pairs[i].a != pairs[j].a {
-			return pairs[i].a < pairs[j].a
+		if p.a != q.a {
+			return p.a - q.a
 		}
-		return pairs[i].b < pairs[j].b
+		return p.b - q.b
 	})
 	usedA, usedB := make([]bool, len(sv)), make([]bool, len(sw))
 	out := pairs[:0]
@@ -275,60 +298,205 @@ func (al *aligner) assign(v, w int, structural bool) []alignPair {
 }
 
 // candidates returns the pairs (a of v, b of w) worth scoring, as a<<32|b,
-// sorted: those sharing an index term, the two titles, and with structure
+// sorted: those sharing a key term, the two titles, and with structure
 // the children of matched parents and the parents of matched children.
 func (al *aligner) candidates(v, w int, structural bool) []uint64 {
 	dv, dw := al.docs[v], al.docs[w]
-	index := map[int32][]int{}
-	for b := range al.secs[w] {
-		for _, k := range al.secs[w][b].keys {
-			index[k] = append(index[k], b)
-		}
-	}
-	var out []uint64
-	add := func(a, b int) { out = append(out, uint64(a)<<32|uint64(b)) }
-	for a := range al.secs[v] {
-		for _, k := range al.secs[v][a].keys {
-			for _, b := range index[k] {
-				add(a, b)
-			}
-		}
-	}
-	if ta, tb := dv.TitleSection(), dw.TitleSection(); ta >= 0 && tb >= 0 {
-		add(ta, tb)
-	}
-	if structural {
-		m := al.match[v][w]
-		for a, b := range m {
-			if b < 0 {
-				continue
-			}
-			ca, cb := dv.Sections[a].Children, dw.Sections[b].Children
-			if len(ca)*len(cb) <= 400 {
-				for _, x := range ca {
-					for _, y := range cb {
-						add(x, y)
+	if al.cands[v][w] == nil {
+		var out []uint64
+		for a := range al.secs[v] {
+			for _, k := range al.secs[v][a].keys {
+				// A key most sections share finds no topic: skip it
+				// rather than pair everything with everything.
+				if bs := al.index[w][k]; len(bs) <= alignPostings {
+					for _, b := range bs {
+						out = append(out, uint64(a)<<32|uint64(b))
 					}
 				}
 			}
-			if pa, pb := dv.Sections[a].Parent, dw.Sections[b].Parent; pa >= 0 && pb >= 0 {
-				add(pa, pb)
+		}
+		if ta, tb := dv.TitleSection(), dw.TitleSection(); ta >= 0 && tb >= 0 {
+			out = append(out, uint64(ta)<<32|uint64(tb))
+		}
+		slices.Sort(out)
+		if out = slices.Compact(out); out == nil {
+			out = []uint64{} // computed, and empty
+		}
+		al.cands[v][w] = out
+		al.simAll(v, w, out)
+	}
+	if !structural {
+		return al.cands[v][w]
+	}
+	var out []uint64
+	add := func(a, b int) { out = append(out, uint64(a)<<32|uint64(b)) }
+	for a, b := range al.match[v][w] {
+		if b < 0 {
+			continue
+		}
+		ca, cb := dv.Sections[a].Children, dw.Sections[b].Children
+		if len(ca)*len(cb) <= alignPostings*alignPostings {
+			for _, x := range ca {
+				for _, y := range cb {
+					add(x, y)
+				}
 			}
+		}
+		if pa, pb := dv.Sections[a].Parent, dw.Sections[b].Parent; pa >= 0 && pb >= 0 {
+			add(pa, pb)
 		}
 	}
 	slices.Sort(out)
-	return slices.Compact(out)
+	out = slices.Compact(out)
+	al.simAll(v, w, out)
+	return mergeSorted(al.cands[v][w], out)
+}
+
+// mergeSorted merges two sorted lists without repeats into one.
+func mergeSorted(a, b []uint64) []uint64 {
+	out := make([]uint64, 0, len(a)+len(b))
+	i, j := 0, 0
+	for i < len(a) || j < len(b) {
+		switch {
+		case j == len(b) || i < len(a) && a[i] < b[j]:
+			out = append(out, a[i])
+			i++
+		case i == len(a) || b[j] < a[i]:
+			out = append(out, b[j])
+			j++
+		default:
+			out = append(out, a[i])
+			i++
+			j++
+		}
+	}
+	return out
+}
+
+// simTable holds content similarities by pair, sorted by pair.
+type simTable struct {
+	pairs []uint64
+	sims  []alignSim
+}
+
+func (t *simTable) find(p uint64) (int, bool) { return slices.BinarySearch(t.pairs, p) }
+
+// add merges in pairs and their similarities, both sorted by pair and
+// none already in the table.
+func (t *simTable) add(pairs []uint64, sims []alignSim) {
+	if len(pairs) == 0 {
+		return
+	}
+	np, ns := make([]uint64, 0, len(t.pairs)+len(pairs)), make([]alignSim, 0, len(t.pairs)+len(pairs))
+	i, j := 0, 0
+	for i < len(t.pairs) || j < len(pairs) {
+		if j == len(pairs) || i < len(t.pairs) && t.pairs[i] < pairs[j] {
+			np, ns = append(np, t.pairs[i]), append(ns, t.sims[i])
+			i++
+		} else {
+			np, ns = append(np, pairs[j]), append(ns, sims[j])
+			j++
+		}
+	}
+	t.pairs, t.sims = np, ns
+}
+
+// sim returns the content similarities of section a of v and section b
+// of w: from the table, or computed afresh for a pair no round scored.
+func (al *aligner) sim(v, a, w, b int) alignSim {
+	if v > w {
+		v, a, w, b = w, b, v, a
+	}
+	p := uint64(a)<<32 | uint64(b)
+	t := &al.sims[v][w]
+	if k, ok := t.find(p); ok {
+		return t.sims[k]
+	}
+	x, y := &al.secs[v][a], &al.secs[w][b]
+	return alignSim{title: x.title.dot(y.title), own: x.body.dot(y.body), sub: x.sub.dot(y.sub)}
+}
+
+// simAll computes the content similarities of the pairs (a of v, b of w)
+// in cands (sorted) that the table lacks: each section of v is spread once
+// into dense arrays that its candidates' vectors look up.
+func (al *aligner) simAll(v, w int, cands []uint64) {
+	t := &al.sims[v][w]
+	var todo []uint64
+	for _, c := range cands {
+		if _, ok := t.find(c); !ok {
+			todo = append(todo, c)
+		}
+	}
+	if len(todo) == 0 {
+		return
+	}
+	if len(al.dense) < len(al.terms) {
+		al.dense = make([][3]float64, len(al.terms))
+	}
+	spread := func(x *alignSec, on bool) {
+		for k, i := range x.title.ids {
+			al.dense[i][0] = pick(on, x.title.w[k])
+		}
+		for k, i := range x.body.ids {
+			al.dense[i][1] = pick(on, x.body.w[k])
+		}
+		for k, i := range x.sub.ids {
+			al.dense[i][2] = pick(on, x.sub.w[k])
+		}
+	}
+	sims := make([]alignSim, len(todo))
+	last := -1
+	for n, c := range todo {
+		a, b := int(c>>32), int(uint32(c))
+		if a != last {
+			if last >= 0 {
+				spread(&al.secs[v][last], false)
+			}
+			spread(&al.secs[v][a], true)
+			last = a
+		}
+		y := &al.secs[w][b]
+		s := &sims[n]
+		for k, i := range y.title.ids {
+			s.title += y.title.w[k] * al.dense[i][0]
+		}
+		for k, i := range y.body.ids {
+			s.own += y.body.w[k] * al.dense[i][1]
+		}
+		if y.end == b+1 && al.secs[v][a].end == a+1 {
+			s.sub = s.own // two sections without subsections
+		} else {
+			for k, i := range y.sub.ids {
+				s.sub += y.sub.w[k] * al.dense[i][2]
+			}
+		}
+	}
+	spread(&al.secs[v][last], false)
+	t.add(todo, sims)
+}
+
+// pick returns x, or 0 when off.
+func pick(on bool, x float64) float64 {
+	if on {
+		return x
+	}
+	return 0
 }
 
 // score rates how surely section a of v and section b of w cover the same
 // topic.
 func (al *aligner) score(v, a, w, b int, structural bool) float64 {
+	return al.scoreWith(v, a, w, b, al.sim(v, a, w, b), structural)
+}
+
+// scoreWith is score given the pair's content similarities.
+func (al *aligner) scoreWith(v, a, w, b int, sim alignSim, structural bool) float64 {
 	dv, dw := al.docs[v], al.docs[w]
 	if dv.Sections[a].Depth == 0 && dw.Sections[b].Depth == 0 {
 		return 2 // the documents' titles
 	}
 	x, y := &al.secs[v][a], &al.secs[w][b]
-	t := x.title.dot(y.title)
+	t := sim.title
 	pa, pb := dv.Sections[a].Parent, dw.Sections[b].Parent
 	parentsMatch := structural && pa >= 0 && pb >= 0 && al.match[v][w][pa] == pb
 	if max(x.dup, y.dup) > 1 && !parentsMatch {
@@ -357,7 +525,7 @@ func (al *aligner) score(v, a, w, b int, structural bool) float64 {
 	// subsections, but a short section is not the same topic as a long
 	// chapter that merely mentions it.
 	nx, ny := float64(len(x.sub.ids)), float64(len(y.sub.ids))
-	sub := 0.9 * x.sub.dot(y.sub) * min(1, 2*math.Sqrt(min(nx, ny)/max(nx, ny, 1)))
+	sub := 0.9 * sim.sub * min(1, 2*math.Sqrt(min(nx, ny)/max(nx, ny, 1)))
 	if ma > 0 && mb > 0 && len(x.body.ids) < alignSubstantial/4 && len(y.body.ids) < alignSubstantial/4 {
 		// Two headings over subsections share the text of their
 		// subsections; they group the same topics only as far as
@@ -365,7 +533,7 @@ func (al *aligner) score(v, a, w, b int, structural bool) float64 {
 		j := float64(k) / float64(ma+mb-k)
 		sub *= j * j
 	}
-	c := max(x.body.dot(y.body), sub)
+	c := max(sim.own, sub)
 	// Texts that share little speak against a match the titles alone
 	// suggest, the more so the longer they are.
 	sure := min(1, min(nx, ny)/alignSubstantial)
@@ -389,14 +557,13 @@ func (al *aligner) score(v, a, w, b int, structural bool) float64 {
 
 // ---- terms ----
 
-// measure builds every section's title and body vectors and index keys.
+// measure builds every section's title and text vectors and its index
+// keys.
 func (al *aligner) measure() {
 	type raw struct {
-		title []int32       // distinct title term ids
-		ids   []bool        // whether each title term is an item id
-		body  map[int32]int // body term → occurrences
-		order []int32       // body terms in order of first occurrence
-		keyOf string        // title terms joined, to find repeated headings
+		title []int32     // distinct title terms, in order
+		own   []termCount // the own text's terms, by id
+		keyOf string      // title terms sorted and joined, to find repeated headings
 	}
 	id := func(t string) int32 {
 		if i, ok := al.terms[t]; ok {
@@ -406,14 +573,11 @@ func (al *aligner) measure() {
 		al.terms[t] = i
 		return i
 	}
+	// Sections with the term in their title, own text, either.
+	var titleDF, bodyDF, anyDF []int32
+	var count []int32 // scratch: occurrences of each term in one section
+	var seen []int32  // terms counted in it
 	raws := make([][]raw, len(al.docs))
-	var titleDF, bodyDF, anyDF []int // sections with the term in their title, text, either
-	grow := func(df []int) []int {
-		for len(df) < len(al.terms) {
-			df = append(df, 0)
-		}
-		return df
-	}
 	total := 0
 	for v, d := range al.docs {
 		raws[v] = make([]raw, len(d.Sections))
@@ -422,58 +586,71 @@ func (al *aligner) measure() {
 			r := &raws[v][si]
 			var keyParts []string
 			for _, tt := range titleTerms(d, si) {
-				i := id(tt.term)
-				if slices.Contains(r.title, i) {
-					continue
+				if i := id(tt); !slices.Contains(r.title, i) {
+					r.title = append(r.title, i)
+					keyParts = append(keyParts, tt)
 				}
-				r.title = append(r.title, i)
-				r.ids = append(r.ids, tt.id)
-				keyParts = append(keyParts, tt.term)
 			}
 			slices.Sort(keyParts)
 			r.keyOf = strings.Join(keyParts, " ")
-			r.body = map[int32]int{}
-			for _, bt := range bodyTerms(d, si) {
-				i := id(bt)
-				if r.body[i] == 0 {
-					r.order = append(r.order, i)
+			bodyTerms(d, si, func(t string) {
+				i := id(t)
+				for int(i) >= len(count) {
+					count = append(count, 0)
 				}
-				r.body[i]++
+				if count[i] == 0 {
+					seen = append(seen, i)
+				}
+				count[i]++
+			})
+			slices.Sort(seen)
+			r.own = make([]termCount, len(seen))
+			for k, i := range seen {
+				r.own[k] = termCount{i, count[i]}
+				count[i] = 0
 			}
-			titleDF, bodyDF, anyDF = grow(titleDF), grow(bodyDF), grow(anyDF)
+			seen = seen[:0]
+			for len(titleDF) < len(al.terms) {
+				titleDF, bodyDF, anyDF = append(titleDF, 0), append(bodyDF, 0), append(anyDF, 0)
+			}
 			for _, i := range r.title {
 				titleDF[i]++
 				anyDF[i]++
 			}
-			for _, i := range r.order {
-				bodyDF[i]++
-				if !slices.Contains(r.title, i) {
-					anyDF[i]++
+			for _, tc := range r.own {
+				bodyDF[tc.id]++
+				if !slices.Contains(r.title, tc.id) {
+					anyDF[tc.id]++
 				}
 			}
 		}
 	}
-	idf := func(df int) float64 { return math.Log(float64(total+1) / float64(df)) }
+	// Inverse document frequencies, once per term.
+	logOf := func(df int32) float64 { return math.Log(float64(total+1) / float64(df)) }
+	titleW, bodyW := make([]float64, len(al.terms)), make([]float64, len(al.terms))
+	for i := range titleW {
+		if titleDF[i] > 0 {
+			titleW[i] = math.Sqrt(logOf(titleDF[i]) * logOf(anyDF[i]))
+		}
+		if bodyDF[i] > 0 {
+			bodyW[i] = logOf(bodyDF[i])
+		}
+	}
+	// A text term in about one section per variant, or a few, is rare
+	// enough to find counterparts by.
+	rare := int32(max(6, 3*len(al.docs)))
 	al.secs = make([][]alignSec, len(al.docs))
+	al.index = make([]map[int32][]int, len(al.docs))
 	for v, d := range al.docs {
 		al.secs[v] = make([]alignSec, len(d.Sections))
-		// Whole-text counts, children into parents (children follow
-		// their parents in document order).
-		subCount := make([]map[int32]int, len(d.Sections))
+		al.index[v] = map[int32][]int{}
+		// Whole texts, subsections included: children follow their
+		// parents in document order, so one pass from the end sums them.
+		sub := make([][]termCount, len(d.Sections))
 		for si := len(d.Sections) - 1; si >= 0; si-- {
-			if subCount[si] == nil {
-				subCount[si] = map[int32]int{}
-			}
-			for i, c := range raws[v][si].body {
-				subCount[si][i] += c
-			}
-			if p := d.Sections[si].Parent; p >= 0 {
-				if subCount[p] == nil {
-					subCount[p] = map[int32]int{}
-				}
-				for i, c := range subCount[si] {
-					subCount[p][i] += c
-				}
+			sub[si] = raws[v][si].own
+			for _, c := range d.Sections[si].Children {
+				sub[si] = mergeCounts(sub[si], sub[c])
 			}
 		}
 		dups := map[string]int{}
@@ -483,7 +660,6 @@ func (al *aligner) measure() {
 		for si, s := range d.Sections {
 			r := raws[v][si]
 			x := &al.secs[v][si]
-			x.depth = s.Depth
 			x.end = si + 1
 			for x.end < len(d.Sections) && d.Sections[x.end].Span.Start < s.Span.End {
 				x.end++
@@ -493,61 +669,101 @@ func (al *aligner) measure() {
 			if r.keyOf != "" {
 				x.dup = dups[r.keyOf]
 			}
-			tw := make(map[int32]float64, len(r.title))
-			for _, i := range r.title {
-				// Rare among titles, and rare in the text too: a word
-				// every section uses is no topic however few headings
-				// use it.
-				tw[i] = math.Sqrt(idf(titleDF[i]) * idf(anyDF[i]))
+			title := make([]termCount, len(r.title))
+			for k, i := range r.title {
+				title[k] = termCount{id: i}
 			}
-			x.title = newTermVec(tw)
-			bw := make(map[int32]float64, len(r.body))
-			for _, i := range r.order {
-				bw[i] = (1 + math.Log(float64(r.body[i]))) * idf(bodyDF[i])
+			slices.SortFunc(title, func(p, q termCount) int { return int(p.id - q.id) })
+			// A title word weighs by its rarity among titles and in the
+			// text: a word every section uses is no topic however few
+			// headings use it.
+			x.title = newTermVec(title, func(tc termCount) float64 { return titleW[tc.id] })
+			tfidf := func(tc termCount) float64 { return tfWeight(tc.n) * bodyW[tc.id] }
+			x.body = newTermVec(r.own, tfidf)
+			x.sub = newTermVec(sub[si], tfidf)
+			// Index keys: the title terms and the weightiest rare terms
+			// of the text.
+			x.keys = slices.Clone(r.title)
+			type weighed struct {
+				id int32
+				w  float64
 			}
-			x.body = newTermVec(bw)
-			sw := make(map[int32]float64, len(subCount[si]))
-			for i, c := range subCount[si] {
-				sw[i] = (1 + math.Log(float64(c))) * idf(bodyDF[i])
-			}
-			x.sub = newTermVec(sw)
-			// Index keys: the title terms and the heaviest body terms.
-			x.keys = append(x.keys, r.title...)
-			top := slices.Clone(r.order)
-			sort.SliceStable(top, func(p, q int) bool { return bw[top[p]] > bw[top[q]] })
-			for _, i := range top[:min(len(top), alignBodyKeys)] {
-				if bodyDF[i] > 1 && !slices.Contains(x.keys, i) {
-					x.keys = append(x.keys, i)
+			var heavy []weighed
+			for _, tc := range r.own {
+				if df := bodyDF[tc.id]; df > 1 && df <= rare && !slices.Contains(x.keys, tc.id) {
+					heavy = append(heavy, weighed{tc.id, tfidf(tc)})
 				}
 			}
+			slices.SortStableFunc(heavy, func(p, q weighed) int { return cmp.Compare(q.w, p.w) })
+			for _, h := range heavy[:min(len(heavy), alignBodyKeys)] {
+				x.keys = append(x.keys, h.id)
+			}
+			for _, k := range x.keys {
+				al.index[v][k] = append(al.index[v][k], si)
+			}
 		}
 	}
 }
 
-// newTermVec makes a unit vector of the weights, dropping zero weights.
-func newTermVec(ws map[int32]float64) termVec {
-	var v termVec
-	for i, x := range ws {
-		if x > 0 {
-			v.ids = append(v.ids, i)
+// tfWeight damps repeats: 1 + ln(n).
+func tfWeight(n int32) float64 {
+	if int(n) < len(tfTable) {
+		return tfTable[n]
+	}
+	return 1 + math.Log(float64(n))
+}
+
+var tfTable = func() (t [64]float64) {
+	for n := 1; n < len(t); n++ {
+		t[n] = 1 + math.Log(float64(n))
+	}
+	return t
+}()
+
+// termCount is a term and its occurrences.
+type termCount struct {
+	id int32
+	n  int32
+}
+
+// mergeCounts adds two lists of term counts sorted by term.
+func mergeCounts(a, b []termCount) []termCount {
+	out := make([]termCount, 0, len(a)+len(b))
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		switch {
+		case a[i].id == b[j].id:
+			out = append(out, termCount{a[i].id, a[i].n + b[j].n})
+			i++
+			j++
+		case a[i].id < b[j].id:
+			out = append(out, a[i])
+			i++
+		default:
+			out = append(out, b[j])
+			j++
 		}
 	}
-	slices.Sort(v.ids)
+	out = append(out, a[i:]...)
+	return append(out, b[j:]...)
+}
+
+// newTermVec makes a unit vector of terms sorted by id, weighed by weight;
+// terms of weight zero are left out.
+func newTermVec(tcs []termCount, weight func(termCount) float64) termVec {
+	v := termVec{ids: make([]int32, 0, len(tcs)), w: make([]float64, 0, len(tcs))}
 	norm := 0.0
-	for _, i := range v.ids {
-		norm += ws[i] * ws[i]
+	for _, tc := range tcs {
+		if x := weight(tc); x > 0 {
+			v.ids, v.w = append(v.ids, tc.id), append(v.w, x)
+			norm += x * x
+		}
 	}
 	norm = math.Sqrt(norm)
-	for _, i := range v.ids {
-		v.w = append(v.w, ws[i]/norm)
+	for k := range v.w {
+		v.w[k] /= norm
 	}
 	return v
-}
-
-// titleTerm is a significant term of a heading: a word stem or an item id.
-type titleTerm struct {
-	term string
-	id   bool
 }
 
 // leadingNumber matches the outline number a heading opens with:
@@ -560,14 +776,14 @@ var leadingNumber = regexp.MustCompile(`^(?i:(?:section|part|chapter|§)\s*)?(\d
 // another section, and counts as an id "§4.4". A number after a word makes
 // an item id with it ("Phase 2" → "phase#2"), as do requirement ids
 // ("NR-3") and words mixing letters and digits ("T1").
-func titleTerms(d *Document, si int) []titleTerm {
+func titleTerms(d *Document, si int) []string {
 	s := d.Sections[si]
 	title := strings.TrimSpace(s.Title)
-	var out []titleTerm
+	var out []string
 	if m := leadingNumber.FindStringSubmatchIndex(title); m != nil && m[1] < len(title) {
 		num := title[m[2]:m[3]]
 		if ref, ok := outlineReference(d, si, num); ok {
-			out = append(out, titleTerm{"§" + ref, true})
+			out = append(out, "§"+ref)
 		}
 		title = title[m[1]:]
 	}
@@ -577,16 +793,16 @@ func titleTerms(d *Document, si int) []titleTerm {
 		switch {
 		case digitsAndDots(tok):
 			if prevWord != "" {
-				out = append(out, titleTerm{prevWord + "#" + tok, true})
+				out = append(out, prevWord+"#"+tok)
 			} else if strings.Contains(tok, ".") {
-				out = append(out, titleTerm{"§" + tok, true})
+				out = append(out, "§"+tok)
 			}
 			prevWord = ""
 			continue
 		case lexicon.IsRequirementID(tok) || hasDigit(tok) && hasLetter(tok):
-			out = append(out, titleTerm{tok, true})
+			out = append(out, tok)
 			if m := sectionSign.FindStringSubmatch(tok); m != nil {
-				out = append(out, titleTerm{"§" + m[1], true}) // "SS4.4", "sec3.2"
+				out = append(out, "§"+m[1]) // "SS4.4", "sec3.2"
 			}
 			prevWord = ""
 			continue
@@ -597,7 +813,7 @@ func titleTerms(d *Document, si int) []titleTerm {
 		}
 		for _, part := range wordParts(tok) {
 			if !words.IsStopWord(part) {
-				out = append(out, titleTerm{stemTerm(part), false})
+				out = append(out, stemTerm(part))
 			}
 		}
 		if isPlainWord(tok) {
@@ -627,10 +843,9 @@ func outlineReference(d *Document, si int, num string) (string, bool) {
 	return num, true
 }
 
-// bodyTerms returns the terms of section si's own text, its subsections'
-// excluded, in order, repeats kept.
-func bodyTerms(d *Document, si int) []string {
-	var out []string
+// bodyTerms calls fn with each term of section si's own text, its
+// subsections' excluded, in order, repeats included.
+func bodyTerms(d *Document, si int, fn func(string)) {
 	lo, hi := d.blockRange(d.Sections[si].Span)
 	for bi := lo; bi < hi; bi++ {
 		if d.Blocks[bi].Section != si {
@@ -641,23 +856,26 @@ func bodyTerms(d *Document, si int) []string {
 			case words.IsStopWord(tok):
 			case digitsAndDots(tok):
 				if len(tok) >= 2 {
-					out = append(out, tok)
+					fn(tok)
 				}
 			case lexicon.IsRequirementID(tok) || !isPlainWord(tok) && !strings.Contains(tok, "-"):
-				out = append(out, tok) // identifiers, file names, ids
+				fn(tok) // identifiers, file names, ids
 				if i := strings.LastIndexByte(tok, '/'); i >= 0 && i+1 < len(tok) {
-					out = append(out, tok[i+1:]) // a path's file name
+					fn(tok[i+1:]) // a path's file name
+				}
+			case isPlainWord(tok):
+				if len(tok) >= 3 {
+					fn(stemTerm(tok))
 				}
 			default:
 				for _, part := range wordParts(tok) {
 					if len(part) >= 3 && !words.IsStopWord(part) {
-						out = append(out, stemTerm(part))
+						fn(stemTerm(part))
 					}
 				}
 			}
 		})
 	}
-	return out
 }
 
 // wordParts splits a hyphenated word: "cold-start" → "cold", "start".
