@@ -106,11 +106,20 @@ func extractFields(doc *Document) []Field {
 		return lines[n-1]
 	}
 	header := fldHeaderSections(doc)
+	count := map[string]int{}
+	for _, sec := range doc.Sections {
+		count[strings.ToLower(strings.TrimSpace(sec.Title))]++
+	}
 	item := func(si int) string {
 		if si < 0 || header[si] {
 			return ""
 		}
-		return strings.TrimSpace(doc.Sections[si].Title)
+		title := strings.TrimSpace(doc.Sections[si].Title)
+		// "### Mitigation" under every risk: the parent says which one
+		if p := doc.Sections[si].Parent; count[strings.ToLower(title)] > 1 && p >= 0 && !header[p] {
+			title = strings.TrimSpace(doc.Sections[p].Title) + " / " + title
+		}
+		return title
 	}
 	var out []Field
 	for bi := 0; bi < len(doc.Blocks); bi++ {
@@ -1158,9 +1167,12 @@ func fldSectionTopics(docs []*Document, topics []topic) [][]int {
 	return out
 }
 
-// fldRenumberings finds the pairs of variants whose items were renumbered:
-// two items with the same title under different ids of one family. Ids
-// say nothing about which items correspond between such variants.
+// fldRenumberings finds the pairs of variants whose items were
+// renumbered: two items with the same title (each unique in its variant)
+// under different ids of one family. Ids say nothing about which items
+// correspond between such variants. Titles are compared through
+// "drop one word" signatures, so only titles that can reach a Dice of 0.8
+// are ever compared.
 func fldRenumberings(docs []*Document, byClass map[string][]fldRef) map[[2]int]bool {
 	type titled struct {
 		v   int
@@ -1168,23 +1180,43 @@ func fldRenumberings(docs []*Document, byClass map[string][]fldRef) map[[2]int]b
 	}
 	seen := map[string]bool{}
 	var items []titled
+	titles := map[string]int{} // variant|words → items with that title
 	for _, rs := range byClass {
 		for _, r := range rs {
-			k := fmt.Sprintf("%d|%s", r.Variant, r.Item)
-			if !seen[k] && len(r.key.ids) > 0 && len(r.key.words) >= 2 {
+			k := fmt.Sprintf("%d|%d|%s", r.Variant, r.Section, r.Item)
+			if !seen[k] && len(r.key.fams) > 0 && len(r.key.words) >= 2 {
 				seen[k] = true
 				items = append(items, titled{r.Variant, r.key})
+				titles[fmt.Sprintf("%d|%s", r.Variant, strings.Join(r.key.words, " "))]++
 			}
 		}
 	}
+	bySig := map[string][]int{}
+	for i, it := range items {
+		if titles[fmt.Sprintf("%d|%s", it.v, strings.Join(it.key.words, " "))] > 1 {
+			continue // a title several items share identifies none of them
+		}
+		for _, sig := range dropOne(keyed{words: it.key.words}) {
+			bySig[sig] = append(bySig[sig], i)
+		}
+	}
+	sigs := make([]string, 0, len(bySig))
+	for sig := range bySig {
+		sigs = append(sigs, sig)
+	}
+	slices.Sort(sigs)
 	out := map[[2]int]bool{}
-	for i, a := range items {
-		for _, b := range items[i+1:] {
-			if a.v == b.v || out[[2]int{a.v, b.v}] {
-				continue
-			}
-			if a.key.words.Dice(b.key.words) >= 0.8 && fldIDMatch(a.key, b.key) == -1 {
-				out[[2]int{a.v, b.v}], out[[2]int{b.v, a.v}] = true, true
+	for _, sig := range sigs {
+		members := bySig[sig]
+		for x, i := range members {
+			for _, j := range members[x+1:] {
+				a, b := items[i], items[j]
+				if a.v == b.v || out[[2]int{a.v, b.v}] {
+					continue
+				}
+				if a.key.words.Dice(b.key.words) >= 0.8 && fldIDMatch(a.key, b.key) == -1 {
+					out[[2]int{a.v, b.v}], out[[2]int{b.v, a.v}] = true, true
+				}
 			}
 		}
 	}
@@ -1235,8 +1267,23 @@ func fldItemScore(a, b fldRef, renumbered bool) (score float64, weak bool) {
 // fldMatchItems clusters one field class's values by item: at most one value
 // per variant per cluster, each variant's items matched one-to-one to the
 // clusters so far, best matches first.
+// fldCommonToken is how many clusters a word may name before it stops
+// finding candidates: a word every item has tells none apart.
+const fldCommonToken = 64
+
 func fldMatchItems(refs []fldRef, n int, renumbered map[[2]int]bool) [][]fldRef {
 	var clusters [][]fldRef
+	// Clusters are found through what their members' keys hold — words,
+	// id numbers, citations — so each item is scored against the few
+	// clusters it could match, not all of them.
+	byToken := map[string][]int{}
+	index := func(c int, r fldRef) {
+		for _, tok := range r.key.tokens() {
+			if l := byToken[tok]; len(l) == 0 || l[len(l)-1] != c {
+				byToken[tok] = append(l, c)
+			}
+		}
+	}
 	for v := range n {
 		var mine []fldRef
 		for _, r := range refs {
@@ -1251,9 +1298,16 @@ func fldMatchItems(refs []fldRef, n int, renumbered map[[2]int]bool) [][]fldRef 
 		}
 		var cands []cand
 		for i, r := range mine {
-			for c, cl := range clusters {
+			var near []int
+			for _, tok := range r.key.tokens() {
+				if l := byToken[tok]; len(l) <= fldCommonToken || tok[0] == '#' || tok[0] == '@' || tok[0] == '^' {
+					near = append(near, l...)
+				}
+			}
+			slices.Sort(near)
+			for _, c := range slices.Compact(near) {
 				best, weak := 0.0, false
-				for _, m := range cl {
+				for _, m := range clusters[c] {
 					if s, w := fldItemScore(r, m, renumbered[[2]int{r.Variant, m.Variant}]); s > best {
 						best, weak = s, w
 					}
@@ -1293,10 +1347,12 @@ func fldMatchItems(refs []fldRef, n int, renumbered map[[2]int]bool) [][]fldRef 
 			m := mine[c.i]
 			m.weak = c.weak
 			clusters[c.c] = append(clusters[c.c], m)
+			index(c.c, m)
 		}
 		for i, r := range mine {
 			if !usedItem[i] {
 				clusters = append(clusters, []fldRef{r})
+				index(len(clusters)-1, r)
 			}
 		}
 	}
@@ -1829,4 +1885,24 @@ func sentenceStart(key string) bool {
 		return true
 	}
 	return words.IsStopWord(first)
+}
+
+// tokens are what an item key can be found by: its words, id numbers and
+// citations; the document's header is found by the header.
+func (k fldItemKey) tokens() []string {
+	if k.header {
+		return []string{"^header"}
+	}
+	out := slices.Clone([]string(k.words))
+	for _, id := range k.ids {
+		parts := make([]string, len(id.num))
+		for i, n := range id.num {
+			parts[i] = strconv.Itoa(n)
+		}
+		out = append(out, "#"+strings.Join(parts, "."))
+	}
+	for _, r := range k.refs {
+		out = append(out, "@"+r)
+	}
+	return out
 }

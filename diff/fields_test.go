@@ -49,6 +49,8 @@ func TestExtractFieldsForms(t *testing.T) {
 				{7, "Task 2.1: Verify", "verification", "direct-test", FormYAML}}},
 		{"table rows keyed by the first cell", "# R\n\n## Risks\n\n| ID | Risk | Severity | Mitigation |\n|---|---|---|---|\n| R-005 | Agent too lenient | Low | Structured gate criteria for every finding |\n| R-006 | Drift | **High** | Pin the API |\n",
 			[]want{{7, "R-005 Agent too lenient", "Severity", "Low", FormTable}, {8, "R-006 Drift", "Severity", "High", FormTable}}},
+		{"a repeated section title is named by its parent", "# R\n\n## Risk 1\n\n### Mitigation\n\n**Owner:** ops\n\n## Risk 2\n\n### Mitigation\n\n**Owner:** dev\n",
+			[]want{{7, "Risk 1 / Mitigation", "Owner", "ops", FormLabel}, {13, "Risk 2 / Mitigation", "Owner", "dev", FormLabel}}},
 		{"header fields have no item; provenance is left out", "# Design\n\n**Author**: someone\n**Scope**: `a.py`, `b.py`\n\n## A\n",
 			[]want{{4, "", "Scope", "a.py, b.py", FormLabel}}},
 		{"not fields: prose, shouted labels, long keys, urls, other code",
