@@ -952,3 +952,21 @@ func comparedTopics(docs []*Document, ts []topic) int {
 	}
 	return n
 }
+
+// TopicHeading names a variant's section of a topic: its outline
+// reference ("2.1 Caching", as evidence cites it) and its heading's line.
+type TopicHeading struct {
+	Section string `json:"section"`
+	Line    int    `json:"line"`
+}
+
+// topicHeadings names the topic's section in each variant.
+func topicHeadings(docs []*Document, t topic) []TopicHeading {
+	out := make([]TopicHeading, len(t.sections))
+	for v, si := range t.sections {
+		if si >= 0 {
+			out[v] = TopicHeading{Section: sectionRef(docs[v], si), Line: docs[v].Sections[si].Line}
+		}
+	}
+	return out
+}

@@ -129,6 +129,9 @@ type VariantInfo struct {
 type Topic struct {
 	Title    string `json:"title"`
 	Sections []int  `json:"sections"`
+	// Headings names each variant's section, in the order of Sections;
+	// the zero value where a variant has none.
+	Headings []TopicHeading `json:"headings,omitempty"`
 }
 
 // Covered reports how many variants cover the topic.
@@ -322,7 +325,7 @@ func Analyze(ctx context.Context, docs []*Document, opts ...Option) (*Analysis, 
 
 	topics := alignSections(docs)
 	in := NewDetectInput(docs...)
-	in.Topics = exportTopics(topics)
+	in.Topics = exportTopics(docs, topics)
 	contradictions, err := runDetectors(ctx, cfg, in, a)
 	if err != nil {
 		return nil, err
@@ -352,10 +355,10 @@ func Analyze(ctx context.Context, docs []*Document, opts ...Option) (*Analysis, 
 }
 
 // exportTopics turns the alignment into the Topics of the analysis.
-func exportTopics(ts []topic) []Topic {
+func exportTopics(docs []*Document, ts []topic) []Topic {
 	out := make([]Topic, len(ts))
 	for i, t := range ts {
-		out[i] = Topic{Title: t.title, Sections: t.sections}
+		out[i] = Topic{Title: t.title, Sections: t.sections, Headings: topicHeadings(docs, t)}
 	}
 	return out
 }

@@ -59,6 +59,9 @@ func (a *Analysis) Markdown() string {
 		}
 	}
 
+	b.WriteString("\n## Topic Alignment\n\n")
+	a.alignmentTable(&b)
+
 	b.WriteString("\n## Summary\n\n")
 	fmt.Fprintf(&b, "- Total structural differences: %d\n", len(s))
 	fmt.Fprintf(&b, "- Total content differences: %d\n", len(c))
@@ -102,6 +105,31 @@ func (a *Analysis) table(b *strings.Builder, ps []Point, titleCol string, varian
 	}
 }
 
+// alignmentTable writes the topic alignment: one row per topic, each
+// variant's section as "§2.1 Caching (L34)", or "—" where it has none.
+func (a *Analysis) alignmentTable(b *strings.Builder) {
+	if len(a.Topics) == 0 {
+		b.WriteString("_None found._\n")
+		return
+	}
+	b.WriteString("| Topic |")
+	for _, v := range a.Variants {
+		b.WriteString(" Variant " + v.Label + " |")
+	}
+	b.WriteString("\n|---|" + strings.Repeat("---|", len(a.Variants)) + "\n")
+	for _, t := range a.Topics {
+		b.WriteString("| " + cell(t.Title) + " |")
+		for v := range a.Variants {
+			ref := "—"
+			if v < len(t.Headings) && v < len(t.Sections) && t.Sections[v] >= 0 {
+				ref = cell(fmt.Sprintf("§%s (L%d)", t.Headings[v].Section, t.Headings[v].Line))
+			}
+			b.WriteString(" " + ref + " |")
+		}
+		b.WriteString("\n")
+	}
+}
+
 // cell makes text safe inside a Markdown table cell.
 func cell(s string) string {
 	s = strings.Join(strings.Fields(s), " ")
@@ -109,6 +137,41 @@ func cell(s string) string {
 }
 
 // ---- validation ----
+
+// alignCellRE matches a cell of the topic alignment: a section reference
+// with its heading line, or a dash.
+var alignCellRE = regexp.MustCompile(`^(?:§.+ \(L\d+\)|—)$`)
+
+// validateAlignment checks the topic alignment table: a Topic column and
+// one per variant, every row as wide as the header, every cell a section
+// reference or a dash.
+func validateAlignment(doc *Document, si int) []string {
+	var problems []string
+	width, n := 0, 0
+	for _, blk := range doc.BlocksIn(doc.Sections[si].Span) {
+		if blk.Kind != TableRow {
+			continue
+		}
+		if blk.Header {
+			width = len(blk.Cells)
+			if width < 2 || blk.Cells[0] != "Topic" {
+				problems = append(problems, "Topic Alignment: header is not | Topic | Variant … |")
+			}
+			continue
+		}
+		n++
+		if len(blk.Cells) != width {
+			problems = append(problems, fmt.Sprintf("Topic Alignment: row %d has %d cells, header has %d", n, len(blk.Cells), width))
+			continue
+		}
+		for _, c := range blk.Cells[1:] {
+			if !alignCellRE.MatchString(c) {
+				problems = append(problems, fmt.Sprintf("Topic Alignment: row %d cell %q is neither a section reference nor —", n, c))
+			}
+		}
+	}
+	return problems
+}
 
 // ErrInvalidArtifact reports a rendered artifact that breaks its own
 // rules; the error lists every problem found.
@@ -123,7 +186,8 @@ var (
 
 // Validate checks a rendered diff-analysis.md: all sections present, id
 // sequences contiguous from 001 in each table, metadata counts equal to
-// the table rows, and every row rated Low, Medium or High. It returns nil
+// the table rows, every row rated Low, Medium or High, and the topic
+// alignment a table of section references. It returns nil
 // or an error matching [ErrInvalidArtifact] that lists every problem.
 func Validate(markdown string) error {
 	doc, err := Parse("diff-analysis.md", []byte(markdown))
@@ -145,7 +209,7 @@ func Validate(markdown string) error {
 		{"Structural Differences", "S", -1}, {"Content Differences", "C", -1},
 		{"Contradictions", "X", -1}, {"Unique Contributions", "U", 4},
 	}
-	for _, need := range []string{"Metadata", "Summary"} {
+	for _, need := range []string{"Metadata", "Topic Alignment", "Summary"} {
 		if _, ok := sections[need]; !ok {
 			problems = append(problems, fmt.Sprintf("missing section %q", need))
 		}
@@ -187,6 +251,9 @@ func Validate(markdown string) error {
 			problems = append(problems, fmt.Sprintf("%s: header has %d columns; want %d", t.title, width, t.cols))
 		}
 		rows[t.prefix] = n
+	}
+	if si, ok := sections["Topic Alignment"]; ok {
+		problems = append(problems, validateAlignment(doc, si)...)
 	}
 	// Metadata and summary counts must equal the rows.
 	total, haveCounts := -1, false
