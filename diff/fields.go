@@ -297,17 +297,7 @@ func fldKeyOK(key string) bool {
 // fldPlain removes inline markup: emphasis, code ticks, link brackets.
 func fldPlain(s string) string {
 	s = strings.NewReplacer("**", "", "__", "", "`", "", "~~", "").Replace(s)
-	var b strings.Builder
-	for i, c := range s {
-		if c == '*' {
-			continue
-		}
-		if c == '_' && (i == 0 || i == len(s)-1 || s[i-1] == ' ' || s[i+1] == ' ') {
-			continue // emphasis, not snake_case
-		}
-		b.WriteRune(c)
-	}
-	return strings.Join(strings.Fields(b.String()), " ")
+	return strings.Join(strings.Fields(strings.ReplaceAll(s, "*", "")), " ")
 }
 
 // ---- YAML lines ----
@@ -497,6 +487,11 @@ func normaliseFieldValue(raw string, bounded bool, form FieldForm) fldValue {
 	}
 	if lbl, rest, ok := fldUpperLabel(head); ok {
 		return fldEnumLabel(lbl, rest, after)
+	}
+	if len(toks) > 1 && strings.HasSuffix(toks[0], ",") && fldKnownWord(strings.TrimSuffix(toks[0], ",")) {
+		// "keep, orthogonal (fast vs slow)": a known word, then remarks
+		toks = toks[:1]
+		head = strings.TrimSuffix(toks[0], ",")
 	}
 	if len(toks) <= 2 {
 		first := strings.ToUpper(strings.Trim(toks[0], ".,;:!"))
@@ -798,9 +793,10 @@ func fldNumericValue(s string) (fldValue, bool) {
 		}
 	}
 	rest := strings.TrimSpace(s[len(m[0]):])
-	if rest != "" && !strings.HasPrefix(rest, "(") && m[5] == "" {
-		// "2 of the 3 reviewers" is not a number of anything
-		if words.Count(rest) > 3 {
+	if rest != "" && !strings.HasPrefix(rest, "(") {
+		// "2 of the 3 reviewers" is not a number of anything, nor is
+		// "9 phases × T2-deep × ~50k tokens = ~450k tokens" one number
+		if words.Count(rest) > 3 || strings.ContainsAny(rest, "×=+*/≈") {
 			return fldValue{}, false
 		}
 	}
@@ -1862,14 +1858,14 @@ func topicFields(docs []*Document, t topic) []topicField {
 	return out
 }
 
-// fieldLines returns the lines of a variant's section that hold fields
-// with a value short enough to compare: a line that only labels a value
-// ("**Verdict**: CONFIRMED", "**Confidence:** high") says too little to
-// summarise the section.
+// fieldLines returns the lines of a variant's section that hold labelled
+// fields with a value short enough to compare: a line that only labels a
+// value ("**Verdict**: CONFIRMED", "**Confidence:** high") says too little
+// to summarise the section. Table rows are not such lines.
 func fieldLines(d *Document, v, si int) map[int]bool {
 	lines := map[int]bool{}
 	for _, f := range ExtractFields(d, v) {
-		if f.Section == si && fldNormalise(f).kind != fvNone {
+		if f.Section == si && f.Form != FormTable && fldNormalise(f).kind != fvNone {
 			lines[f.Line] = true
 		}
 	}
