@@ -745,7 +745,7 @@ func parseQuantity(sent string, m []int) (q Quantity, start, end int, ok bool) {
 			return q, 0, 0, false
 		}
 	}
-	if inFormula(sent, m[0], m[1]) || conditional(sent[:m[0]]) {
+	if inFormula(sent, m[0], m[1]) || conditional(sent[:m[0]]) || quoted(sent, m[0], m[1]) {
 		return q, 0, 0, false
 	}
 	a := parseNumber(sent[m[4]:m[5]])
@@ -824,6 +824,17 @@ func inFormula(sent string, start, end int) bool {
 		}
 	}
 	return strings.HasPrefix(after, "x ") && !strings.HasPrefix(strings.TrimRight(sent[:start], " "), "x")
+}
+
+// quoted reports whether sent[start:end] lies inside quotation marks: a
+// value cited from elsewhere ("the "94% convergence" figure") is not one
+// the document states.
+func quoted(sent string, start, end int) bool {
+	before, after := sent[:start], sent[end:]
+	if strings.Count(before, "\"")%2 == 1 && strings.Contains(after, "\"") {
+		return true
+	}
+	return strings.LastIndex(before, "“") > strings.LastIndex(before, "”") && strings.Contains(after, "”")
 }
 
 // conditionWords open a clause that states a condition: the number after

@@ -1,6 +1,8 @@
 package diff
 
 import (
+	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -69,9 +71,30 @@ func TestQuantities(t *testing.T) {
 		assert.Equal(t, tt.bound, q.Bound, tt.sent)
 		assert.Equal(t, tt.text, q.Text, tt.sent)
 	}
-	for _, sent := range []string{"FR-001 is done.", "Phase 2 starts.", "Use v1.2 of the SDK.", "At the 95th percentile.", "By 2026 we ship.", "See Section 3.2."} {
+	for _, sent := range []string{"FR-001 is done.", "Phase 2 starts.", "Use v1.2 of the SDK.", "At the 95th percentile.", "By 2026 we ship.", "See Section 3.2.",
+		// references, formulas, conditions and cited figures state no value
+		"The property is at models.py:449-463 in the module.",
+		"The halt logic spans lines 764-787 of the executor.",
+		"The timeout is max_turns * 120 + 300 seconds.",
+		"Files changed: executor.py (+80 LOC for spawn).",
+		"When 80% consumed, emit a warning.",
+		"If the queue exceeds 500 items, shed load.",
+		`The "94% convergence" figure is self-reported.`,
+		"The “30 lines” claim is inflated.",
+	} {
 		assert.Empty(t, quantities(sent, strings.ToLower(sent)), sent)
 	}
+	for _, sent := range []string{"The delta is ~650 LOC including tests.", "Delivery takes about 3 weeks.", "It costs approximately 40 hours."} {
+		qs := quantities(sent, strings.ToLower(sent))
+		require.Len(t, qs, 1, sent)
+		assert.True(t, qs[0].Approx, "%s: an estimate", sent)
+	}
+	qs := quantities("Overhead: 92 turns (46 tasks × 2 turns each).", "overhead: 92 turns (46 tasks × 2 turns each).")
+	require.Len(t, qs, 1, "the operands of a product are not values")
+	assert.Equal(t, "92 turns", qs[0].Text)
+	qs = quantities("The incident commander escalates after 30 minutes.", "the incident commander escalates after 30 minutes.")
+	require.Len(t, qs, 1, "a time after which something happens is a value")
+	assert.False(t, qs[0].Approx)
 }
 
 func TestQuantitiesConflict(t *testing.T) {
@@ -99,8 +122,12 @@ func TestQuantitiesConflict(t *testing.T) {
 		c2, _, _ := quantitiesConflict(tt.b, tt.a)
 		assert.Equal(t, c, c2, "%s: symmetric", tt.name)
 	}
+	est := q(30, 30, Exact)
+	est.Approx = true
+	c, _, _ := quantitiesConflict(est, q(60, 60, Exact))
+	assert.False(t, c, "an estimate never conflicts")
 	other := Quantity{Dim: "size", Lo: 30, Hi: 30}
-	c, _, _ := quantitiesConflict(q(30, 30, Exact), other)
+	c, _, _ = quantitiesConflict(q(30, 30, Exact), other)
 	assert.False(t, c, "different dimensions never conflict")
 }
 
@@ -172,4 +199,50 @@ func TestTableRowsCompareByColumnAndRow(t *testing.T) {
 	assert.Equal(t, "Expected p99 (50,000 events/s)", c.Subject)
 	assert.Equal(t, "| 50,000 events/s | 350 ms |", c.Claims[0].Quote)
 	assert.Equal(t, "| 50,000 events/s | 480 ms |", c.Claims[1].Quote)
+}
+
+func TestNumericConflictsNeedOneSubject(t *testing.T) {
+	tests := []struct {
+		name string
+		docs []string
+		want int // numeric contradictions
+	}{
+		{"same statement in two unrelated sections of one variant",
+			[]string{"# S\n\n## Limits\n\nThe retry timeout is 30 seconds.\n\n## Extra\n\nThe retry timeout is 60 seconds.\n"}, 1},
+		{"parallel items of one series each have their own value",
+			[]string{"# R\n\n## Phase 1: Model\n\nThe phase duration is 3 days.\n\n## Phase 3: Orchestrator\n\nThe phase duration is 7 days.\n"}, 0},
+		{"statements about two named items",
+			[]string{"# W\n\n## Example\n\nTask T03.04 costs 8 turns.\nTask T03.06 costs 6 turns.\n"}, 0},
+		{"statements about two code identifiers",
+			[]string{"# W\n\n## Enums\n\n`PhaseStatus` has 11 values.\n\n`TaskStatus` has 4 values.\n"}, 0},
+		{"a requirement id labels the statement, not its subject",
+			[]string{"# Q\n\n## Functional\n\n- NOTIF-04: Deliver each notification within 5 minutes.\n\n## Delivery\n\n- NOTIF-05: Deliver each notification within 30 minutes.\n"}, 1},
+		{"across variants in aligned sections",
+			[]string{"# S\n\n## Limits\n\nThe upload cache limit is 64 MiB.\n", "# S\n\n## Limits\n\nThe upload cache limit is 256 MB.\n"}, 1},
+		{"across variants in sections on different topics",
+			[]string{"# S\n\n## Upload limits\n\nUploads over 5 GB are refused. The cache size is 64 MiB.\n\n## Rollout\n\nShip to the canary pool first, then the EU region, then everyone.\n",
+				"# S\n\n## Upload limits\n\nUploads over 5 GB are refused.\n\n## Rollout\n\nShip to the canary pool first, then the EU region, then everyone. The cache size is 256 MB during the canary.\n"}, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var docs []*Document
+			for i, src := range tt.docs {
+				d, err := Parse(Label(i)+".md", []byte(src))
+				require.NoError(t, err)
+				docs = append(docs, d)
+			}
+			if len(docs) == 1 {
+				docs = append(docs, docs[0]) // Analyze needs two variants; the copy adds nothing new
+			}
+			a, err := Analyze(context.Background(), docs)
+			require.NoError(t, err)
+			n := 0
+			for _, p := range a.ByCategory(CategoryContradiction) {
+				if p.Kind == string(NumericConflict) && (len(tt.docs) > 1 || slices.Equal(p.Variants, []int{0})) {
+					n++
+				}
+			}
+			assert.Equal(t, tt.want, n)
+		})
+	}
 }

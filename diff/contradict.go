@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"regexp"
 	"runtime"
 	"slices"
 	"sort"
@@ -296,7 +297,7 @@ type qref struct {
 // sections may compare.
 func detectNumeric(in DetectInput) []Contradiction {
 	var refs []qref
-	var items []keyed
+	var across, within []keyed
 	place := newTopicIndex(in)
 	for v := range in.Claims {
 		for ci := range in.Claims[v] {
@@ -304,66 +305,63 @@ func detectNumeric(in DetectInput) []Contradiction {
 			if len(c.Quantities) == 0 {
 				continue
 			}
-			ids := itemIDs(c.Quote)
 			where := place.of(v, c.Section)
 			for qi := range c.Quantities {
 				q := &c.Quantities[qi]
-				refs = append(refs, qref{c, q, ids})
-				items = append(items, keyed{group: q.Dim + "|" + where, words: q.Subject})
+				refs = append(refs, qref{c, q, subjectIDs(c.Quote, q.Text)})
+				across = append(across, keyed{group: q.Dim + "|" + where, words: q.Subject})
+				within = append(within, keyed{group: q.Dim + "|v" + strconv.Itoa(v), words: q.Subject})
 			}
 		}
 	}
 	var out []Contradiction
-	for _, members := range groupClusters(cluster(items, 0.75)) {
-		if len(members) < 2 {
-			continue
+	for _, members := range groupClusters(cluster(across, 0.75)) {
+		if c, ok := crossNumeric(refs, members); ok {
+			out = append(out, c)
 		}
-		out = append(out, numericCluster(refs, members)...)
+	}
+	for _, members := range groupClusters(cluster(within, 0.75)) {
+		if c, ok := intraNumeric(in, refs, members); ok {
+			out = append(out, c)
+		}
 	}
 	return out
 }
 
-// numericCluster reports the conflicts among quantities about one subject:
-// one cross-variant contradiction when variants disagree, and one
-// intra-variant contradiction per variant that disagrees with itself.
-func numericCluster(refs []qref, members []int) []Contradiction {
-	byVariant := map[int][]qref{}
-	var variants []int
-	for _, m := range members {
-		r := refs[m]
-		if _, ok := byVariant[r.claim.Variant]; !ok {
-			variants = append(variants, r.claim.Variant)
-		}
-		byVariant[r.claim.Variant] = append(byVariant[r.claim.Variant], r)
-	}
-	slices.Sort(variants)
-	var out []Contradiction
-
-	// Across variants: compare each variant's first statement.
+// crossNumeric compares the first value each variant gives for one subject
+// in one place, and reports a contradiction when variants disagree.
+func crossNumeric(refs []qref, members []int) (Contradiction, bool) {
 	var firsts []qref
-	for _, v := range variants {
-		firsts = append(firsts, byVariant[v][0])
+	seen := map[int]bool{}
+	for _, m := range members {
+		if r := refs[m]; !seen[r.claim.Variant] {
+			seen[r.claim.Variant] = true
+			firsts = append(firsts, r)
+		}
 	}
-	if c, ok := numericContradiction(firsts); ok {
-		out = append(out, c)
+	if len(firsts) < 2 {
+		return Contradiction{}, false
 	}
-	// Within a variant: the first pair that clashes.
-	for _, v := range variants {
-		rs := byVariant[v]
-	pairs:
-		for i := 0; i < len(rs); i++ {
-			for j := i + 1; j < len(rs); j++ {
-				if rs[i].claim == rs[j].claim || rs[i].claim.Section != rs[j].claim.Section && len(rs[i].ids)+len(rs[j].ids) == 0 {
-					continue
-				}
-				if c, ok := numericContradiction([]qref{rs[i], rs[j]}); ok {
-					out = append(out, c)
-					break pairs
-				}
+	slices.SortStableFunc(firsts, func(a, b qref) int { return cmp.Compare(a.claim.Variant, b.claim.Variant) })
+	return numericContradiction(firsts)
+}
+
+// intraNumeric reports the first pair of values one variant gives for one
+// subject that clash (see sameSubjectWithin for what counts as one
+// subject).
+func intraNumeric(in DetectInput, refs []qref, members []int) (Contradiction, bool) {
+	for x, i := range members {
+		for _, j := range members[x+1:] {
+			a, b := refs[i], refs[j]
+			if a.claim == b.claim || !sameSubjectWithin(in.Documents[a.claim.Variant], a, b) {
+				continue
+			}
+			if c, ok := numericContradiction([]qref{a, b}); ok {
+				return c, true
 			}
 		}
 	}
-	return out
+	return Contradiction{}, false
 }
 
 // numericContradiction reports whether any two of rs conflict and, if so,
@@ -409,6 +407,63 @@ func numericContradiction(rs []qref) (Contradiction, bool) {
 		c.Reason = fmt.Sprintf("values differ by %.0f%% (%s); affects design decisions", worst*100, strings.Join(vals, " vs "))
 	}
 	return c, true
+}
+
+// sameSubjectWithin reports whether two values one variant gives can be
+// about the same thing. In one section they can. In two sections only when
+// the subjects are the same words (at least two of them) and the sections
+// are not parallel items ("Phase 1" and "Phase 3" each have a duration),
+// or when both statements name the same item.
+func sameSubjectWithin(d *Document, a, b qref) bool {
+	if a.claim.Section == b.claim.Section {
+		return true
+	}
+	if len(a.ids) > 0 && len(b.ids) > 0 {
+		return !differentItems(a.ids, b.ids)
+	}
+	if len(a.q.Subject) < 2 || !slices.Equal(a.q.Subject, b.q.Subject) {
+		return false
+	}
+	return !parallelItems(d, a.claim.Section, b.claim.Section)
+}
+
+// parallelItems reports whether two sections are items of one series: both
+// headings carry an item number or id, and not the same one.
+func parallelItems(d *Document, s1, s2 int) bool {
+	if s1 < 0 || s2 < 0 || s1 >= len(d.Sections) || s2 >= len(d.Sections) {
+		return false
+	}
+	k1, k2 := headingItem(d.Sections[s1].Title), headingItem(d.Sections[s2].Title)
+	return k1 != "" && k2 != "" && k1 != k2
+}
+
+// headingItem returns the first token of a heading that holds a digit:
+// "3" of "Phase 3: Certification", "2.1" of "Delta 2.1 — …", "NR-6".
+func headingItem(title string) string {
+	for _, f := range strings.Fields(title) {
+		f = strings.Trim(f, ".:,;()*`—–-")
+		if containsDigit(f) {
+			return strings.ToUpper(f)
+		}
+	}
+	return ""
+}
+
+// statementLabel matches the id that labels a statement rather than
+// naming its subject: "NOTIF-04:" in "NOTIF-04: The system must …".
+var statementLabel = regexp.MustCompile(`^[\s>*_\-+\d.)]*[A-Za-z][A-Za-z0-9]*[-_.]?\d[\w.-]*[*_]*\s*:`)
+
+// subjectIDs returns the item ids named before a value in its statement,
+// leaving out an id that labels the whole statement: those are what the
+// value is about ("Task T03.04 costs 8 turns").
+func subjectIDs(quote, value string) []string {
+	if loc := statementLabel.FindStringIndex(quote); loc != nil {
+		quote = quote[loc[1]:]
+	}
+	if i := strings.Index(quote, value); i > 0 {
+		quote = quote[:i]
+	}
+	return itemIDs(quote)
 }
 
 // differentItems reports whether two statements name items and share
