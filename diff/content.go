@@ -13,9 +13,9 @@ import (
 
 // Content comparison (the seed's content_diff), unique contributions and
 // the rendering of contradictions as diff points. Topics come from the
-// section headings one and two levels below the title (H2 and H3 in a
-// document with an H1 title) and are matched across variants at ≥ 60% word
-// overlap of their titles.
+// alignment of the variants' sections (align.go); the comparison and the
+// unique contributions keep to the topics with a section one or two levels
+// below the title (H2 and H3 in a document with an H1 title).
 
 const sameTopic = 0.6
 
@@ -46,122 +46,6 @@ func topicCandidate(s Section) bool {
 	return (s.Depth == 1 || s.Depth == 2) && !boilerplate.MatchString(strings.TrimSpace(s.Title))
 }
 
-// matchTopics clusters the variants' topics. Top-level topics are matched
-// first; a subsection then joins a cluster whose members sit under the
-// same top-level topic, so the many "Requirements" subsections of a spec
-// pair up with their own parents. A subsection whose title is unique in
-// its variant may also match anywhere, at any depth: the same topic filed
-// under another parent, or promoted to the top level.
-func matchTopics(docs []*Document) []topic {
-	titles := make([][]words.Set, len(docs))
-	ownWords := make([]map[string][]int, len(docs)) // per variant: word → sections whose title has it
-	for v, d := range docs {
-		titles[v] = make([]words.Set, len(d.Sections))
-		ownWords[v] = map[string][]int{}
-		for i, s := range d.Sections {
-			titles[v][i] = words.NewSet(s.Title)
-			for _, w := range titles[v][i] {
-				ownWords[v][w] = append(ownWords[v][w], i)
-			}
-		}
-	}
-	var ts []topic
-	clusterOf := make([]map[int]int, len(docs)) // variant → section → topic
-	for v := range docs {
-		clusterOf[v] = map[int]int{}
-	}
-	overlap := func(t topic, v, si int) float64 {
-		best := 0.0
-		for w, sj := range t.sections {
-			if sj >= 0 {
-				best = max(best, titleOverlap(docs[v].Sections[si].Title, titles[v][si], docs[w].Sections[sj].Title, titles[w][sj]))
-			}
-		}
-		return best
-	}
-	// Topics are found through the words of their members' titles: a
-	// section can only reach the 60% overlap with a topic that shares a
-	// word with it (or whose title it repeats exactly).
-	byWord := map[string][]int{}
-	byTitle := map[string][]int{}
-	children := map[int][]int{} // topic → topics with a member under one of its sections
-	index := func(c, v, si int) {
-		for _, w := range titles[v][si] {
-			byWord[w] = append(byWord[w], c)
-		}
-		k := strings.ToLower(strings.TrimSpace(docs[v].Sections[si].Title))
-		byTitle[k] = append(byTitle[k], c)
-		if pt, ok := clusterOf[v][docs[v].Sections[si].Parent]; ok && !slices.Contains(children[pt], c) {
-			children[pt] = append(children[pt], c)
-		}
-	}
-	candidatesOf := func(v, si int) []int {
-		var cs []int
-		for _, w := range titles[v][si] {
-			cs = append(cs, byWord[w]...)
-		}
-		cs = append(cs, byTitle[strings.ToLower(strings.TrimSpace(docs[v].Sections[si].Title))]...)
-		slices.Sort(cs)
-		return slices.Compact(cs)
-	}
-	join := func(v, si int, candidates []int) bool {
-		best, bestScore := -1, 0.0
-		for _, c := range candidates {
-			t := ts[c]
-			if t.sections[v] >= 0 {
-				continue
-			}
-			if sc := overlap(t, v, si); sc >= sameTopic && sc > bestScore {
-				best, bestScore = c, sc
-			}
-		}
-		if best < 0 {
-			return false
-		}
-		ts[best].sections[v] = si
-		clusterOf[v][si] = best
-		index(best, v, si)
-		return true
-	}
-	newTopic := func(v, si int) {
-		t := topic{title: bareTitle(docs[v].Sections[si].Title), sections: make([]int, len(docs))}
-		for i := range t.sections {
-			t.sections[i] = -1
-		}
-		t.sections[v] = si
-		clusterOf[v][si] = len(ts)
-		index(len(ts), v, si)
-		ts = append(ts, t)
-	}
-	for depth := 1; depth <= 2; depth++ {
-		for v, d := range docs {
-			for si, s := range d.Sections {
-				if s.Depth != depth || !topicCandidate(s) {
-					continue
-				}
-				if depth == 2 {
-					if parentTopic, ok := clusterOf[v][s.Parent]; ok {
-						siblings := slices.Clone(children[parentTopic])
-						slices.Sort(siblings)
-						if join(v, si, siblings) {
-							continue
-						}
-					}
-					if !uniqueTitle(d, titles[v], ownWords[v], si) || !join(v, si, candidatesOf(v, si)) {
-						newTopic(v, si)
-					}
-					continue
-				}
-				if !join(v, si, candidatesOf(v, si)) {
-					newTopic(v, si)
-				}
-			}
-		}
-	}
-	sort.SliceStable(ts, func(i, j int) bool { return topicOrder(ts[i]) < topicOrder(ts[j]) })
-	return ts
-}
-
 // topicOrder sorts topics by their first variant and position in it.
 func topicOrder(t topic) int {
 	for v, s := range t.sections {
@@ -170,30 +54,6 @@ func topicOrder(t topic) int {
 		}
 	}
 	return 1 << 30
-}
-
-// uniqueTitle reports whether no other section of the document has a
-// title overlapping section si's. Only sections sharing a word (or the
-// whole title) can overlap, so the check walks those alone.
-func uniqueTitle(d *Document, titles []words.Set, byWord map[string][]int, si int) bool {
-	check := func(sj int) bool {
-		return sj == si || titleOverlap(d.Sections[si].Title, titles[si], d.Sections[sj].Title, titles[sj]) < sameTopic
-	}
-	for _, w := range titles[si] {
-		for _, sj := range byWord[w] {
-			if !check(sj) {
-				return false
-			}
-		}
-	}
-	if len(titles[si]) == 0 {
-		for sj := range d.Sections {
-			if !check(sj) {
-				return false
-			}
-		}
-	}
-	return true
 }
 
 // sectionText is the prose directly under a section, without its
