@@ -20,7 +20,7 @@ import (
 // reports the fields whose values differ. Values are compared once
 // normalised: the leading label of a verdict ("OVERSTATED. The code
 // exists…" is OVERSTATED), reviewers' synonyms (ACCURATE, CONFIRMED,
-// VERIFIED and CORRECT agree), ordinal fldLevels, numbers with their units.
+// VERIFIED and CORRECT agree), ordinal levels, numbers with their units.
 // Prose is never compared: only values short or delimited enough to be a
 // value rather than an argument.
 
@@ -74,8 +74,7 @@ type Field struct {
 	// rather than running on into prose.
 	Bounded bool `json:"bounded,omitempty"`
 
-	column int    // table column; -1 otherwise
-	raw    string // a labelled line's value with its markup
+	raw string // a labelled line's value with its markup
 }
 
 type fieldsKey struct{}
@@ -133,11 +132,11 @@ func extractFields(doc *Document) []Field {
 			out = append(out, fldTable(doc.Blocks[bi:end], line)...)
 			bi = end - 1
 		case Code:
-			out = append(out, fldYAML(doc, b, line, item(b.Section))...)
+			out = append(out, fldYAML(b, line, item(b.Section))...)
 		default:
 			for n := b.Line; n <= b.EndLine; n++ {
 				for _, f := range fldLabelledLine(line(n)) {
-					f.Section, f.Line, f.Item, f.column = b.Section, n, item(b.Section), -1
+					f.Section, f.Line, f.Item = b.Section, n, item(b.Section)
 					if f.Item == "" && fldProvenance(f.Name) {
 						continue // who wrote a variant, and when, is not what it says
 					}
@@ -150,7 +149,7 @@ func extractFields(doc *Document) []Field {
 }
 
 // fldHeaderSections marks the sections whose fields describe the whole
-// document: the title section and the sections before any other heading.
+// document: the title's (text before the first heading has no section).
 func fldHeaderSections(doc *Document) map[int]bool {
 	h := map[int]bool{}
 	if t := doc.TitleSection(); t >= 0 {
@@ -306,7 +305,7 @@ var fldYAMLLineRE = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_.-]*)\s*:\s+(\S.*?
 
 // fldYAML reads the top-level "key: value" lines of a YAML code block:
 // a plan's task attributes. Other code holds no fields.
-func fldYAML(doc *Document, b Block, line func(int) string, item string) []Field {
+func fldYAML(b Block, line func(int) string, item string) []Field {
 	first := strings.TrimSpace(line(b.Line))
 	fenced := strings.HasPrefix(first, "```") || strings.HasPrefix(first, "~~~")
 	info := strings.ToLower(strings.TrimSpace(strings.TrimLeft(first, "`~")))
@@ -325,7 +324,7 @@ func fldYAML(doc *Document, b Block, line func(int) string, item string) []Field
 		}
 		val := strings.Trim(m[2], `"'`)
 		out = append(out, Field{Section: b.Section, Line: n, Item: item, Name: m[1], Value: val,
-			Quote: strings.TrimSpace(src), Form: FormYAML, Bounded: true, column: -1})
+			Quote: strings.TrimSpace(src), Form: FormYAML, Bounded: true})
 	}
 	return out
 }
@@ -382,7 +381,7 @@ func fldTable(rows []Block, line func(int) string) []Field {
 				continue
 			}
 			out = append(out, Field{Section: r.Section, Line: r.Line, Item: key, Name: strings.TrimSpace(head[c]),
-				Value: strings.TrimSpace(r.Cells[c]), Quote: strings.TrimSpace(line(r.Line)), Form: FormTable, Bounded: true, column: c})
+				Value: strings.TrimSpace(r.Cells[c]), Quote: strings.TrimSpace(line(r.Line)), Form: FormTable, Bounded: true})
 		}
 	}
 	return out
@@ -651,7 +650,7 @@ func fldLetters(s string) int {
 }
 
 // fldEnumLabel classifies a label: a verdict (with its agreement class, a
-// fldQualified positive verdict counting as partial), a decision, a boolean,
+// qualified positive verdict counting as partial), a decision, a boolean,
 // a priority, or a free label.
 func fldEnumLabel(label, rest, after string) fldValue {
 	up := strings.ToUpper(strings.ReplaceAll(label, "_", " "))
@@ -1107,7 +1106,7 @@ func compareFields(docs []*Document, topics []topic) ([]FieldDisagreement, []Con
 	for _, cls := range classes {
 		uniqueIDs(byClass[cls])
 	}
-	renumbered := fldRenumberings(docs, byClass)
+	renumbered := fldRenumberings(byClass)
 	clustered := map[string][][]fldRef{}
 	for _, cls := range classes {
 		clustered[cls] = fldMatchItems(byClass[cls], len(docs), renumbered)
@@ -1117,7 +1116,7 @@ func compareFields(docs []*Document, topics []topic) ([]FieldDisagreement, []Con
 	var cs []Contradiction
 	for _, cls := range classes {
 		for _, cluster := range clustered[cls] {
-			if fd, c, ok := fldDisagreement(docs, cluster); ok {
+			if fd, c, ok := fldDisagreement(cluster); ok {
 				fds = append(fds, fd)
 				if c != nil {
 					cs = append(cs, *c)
@@ -1169,7 +1168,7 @@ func fldSectionTopics(docs []*Document, topics []topic) [][]int {
 // correspond between such variants. Titles are compared through
 // "drop one word" signatures, so only titles that can reach a Dice of 0.8
 // are ever compared.
-func fldRenumberings(docs []*Document, byClass map[string][]fldRef) map[[2]int]bool {
+func fldRenumberings(byClass map[string][]fldRef) map[[2]int]bool {
 	type titled struct {
 		v   int
 		key fldItemKey
@@ -1260,13 +1259,13 @@ func fldItemScore(a, b fldRef, renumbered bool) (score float64, weak bool) {
 	return 0, false
 }
 
-// fldMatchItems clusters one field class's values by item: at most one value
-// per variant per cluster, each variant's items matched one-to-one to the
-// clusters so far, best matches first.
 // fldCommonToken is how many clusters a word may name before it stops
 // finding candidates: a word every item has tells none apart.
 const fldCommonToken = 64
 
+// fldMatchItems clusters one field class's values by item: at most one
+// value per variant per cluster, each variant's items matched one-to-one
+// to the clusters so far, best matches first.
 func fldMatchItems(refs []fldRef, n int, renumbered map[[2]int]bool) [][]fldRef {
 	var clusters [][]fldRef
 	// Clusters are found through what their members' keys hold — words,
@@ -1357,7 +1356,7 @@ func fldMatchItems(refs []fldRef, n int, renumbered map[[2]int]bool) [][]fldRef 
 
 // fldDisagreement reports a cluster whose values differ, and the
 // contradiction it makes when values on one known scale conflict.
-func fldDisagreement(docs []*Document, cluster []fldRef) (FieldDisagreement, *Contradiction, bool) {
+func fldDisagreement(cluster []fldRef) (FieldDisagreement, *Contradiction, bool) {
 	if len(cluster) < 2 {
 		return FieldDisagreement{}, nil, false
 	}
@@ -1389,9 +1388,9 @@ func fldItemTitle(item string) string {
 	return clip(fldPlain(item), 80)
 }
 
-// fldContradiction builds the contradiction of a fldDisagreement whose
-// values on one known scale conflict: verdicts of reviewers, fldLevels,
-// fldDecisions, identifier-like settings. A number is a contradiction only
+// fldContradiction builds the contradiction of a disagreement whose
+// values on one known scale conflict: verdicts of reviewers, levels,
+// decisions, identifier-like settings. A number is a contradiction only
 // for an item both variants name by the same id; prose and free labels
 // never are.
 func fldContradiction(cluster []fldRef, fd FieldDisagreement) *Contradiction {
