@@ -866,7 +866,7 @@ func fldApprox(x, y float64) bool { return relDiff(x, y) < 0.005 }
 
 // conflicting reports whether two values on one known scale contradict.
 func (a fldValue) conflicting(b fldValue) bool {
-	if a.kind != fvEnum || b.kind != fvEnum || a.scale != b.scale || a.class == b.class {
+	if a.kind != fvEnum || b.kind != fvEnum || a.comparableScale() != b.comparableScale() || a.class == b.class {
 		return false
 	}
 	switch a.scale {
@@ -874,6 +874,16 @@ func (a fldValue) conflicting(b fldValue) bool {
 		return true
 	}
 	return false
+}
+
+// comparableScale groups the scales whose values can contradict each
+// other: a known decision ("keep") and another one-word setting
+// ("simplify") answer one question.
+func (a fldValue) comparableScale() string {
+	if a.scale == fscaleDecision {
+		return fscaleToken
+	}
+	return a.scale
 }
 
 // fldStem is a light suffix stripper for matching item titles: "failure",
@@ -1405,9 +1415,9 @@ func fldContradiction(cluster []fldRef, fd FieldDisagreement) *Contradiction {
 	for _, r := range cluster {
 		if r.norm.kind == fvEnum && r.norm.scale != fscaleLabel {
 			if scale == "" {
-				scale = r.norm.scale
+				scale = r.norm.comparableScale()
 			}
-			if r.norm.scale == scale {
+			if r.norm.comparableScale() == scale {
 				sides = append(sides, r)
 			}
 		}

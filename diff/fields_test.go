@@ -239,6 +239,19 @@ func TestCompareFields(t *testing.T) {
 		}
 	})
 
+	t.Run("one-word settings contradict", func(t *testing.T) {
+		a := "# P\n\n## T7 — Pipeline updates\n\n- **`_verify_checkpoints`**: keep. It is mechanical.\n"
+		b := "# P\n\n## T7 — Pipeline updates\n\n- **`_verify_checkpoints`**: **simplify**. Today it checks files.\n"
+		_, an := analyseFields(t, a, b)
+		require.Len(t, an.Fields, 1)
+		assert.Equal(t, "_verify_checkpoints", an.Fields[0].Field)
+		found := false
+		for _, p := range an.ByCategory(CategoryContradiction) {
+			found = found || (p.Kind == string(FieldConflict) && strings.Contains(p.Reason, "KEEP vs simplify"))
+		}
+		assert.True(t, found, "keep against simplify is a field contradiction")
+	})
+
 	t.Run("numbers with units", func(t *testing.T) {
 		a := "# P\n\n### Task 2.1: Verify\n```yaml\nestimated_tokens: 300\n```\n\n## Cost\n\n- **Dev hours**: 12-16h including tests.\n"
 		b := "# P\n\n### Task 2.1: Verify\n```yaml\nestimated_tokens: 400\n```\n\n## Cost\n\n- **Dev hours**: 12-16 hours with tests.\n"
