@@ -46,6 +46,9 @@ const (
 	// VerdictConflict: reviewers' verdicts on one item that differ
 	// (ACCURATE against OVERSTATED, CLOSE against REFUTED).
 	VerdictConflict ContradictionKind = "verdict"
+	// ChoiceConflict: labelled decisions ("**Choice:** Option A") that
+	// pick different options for one question.
+	ChoiceConflict ContradictionKind = "choice"
 )
 
 // Scope says whether a contradiction lies within one variant or across

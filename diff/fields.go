@@ -415,8 +415,9 @@ const (
 	fscalePriority = "priority"
 	fscaleBool     = "bool"
 	fscaleDecision = "decision"
-	fscaleToken    = "token" // a single identifier-like word: direct-test, keep
-	fscaleLabel    = "label" // a short upper-case label of no known scale
+	fscaleToken    = "token"  // a single identifier-like word: direct-test, keep
+	fscaleLabel    = "label"  // a short upper-case label of no known scale
+	fscaleOption   = "option" // one of a document's lettered or numbered options: "Option B (…)"
 )
 
 // fldValue is a value reduced to what is compared.
@@ -481,6 +482,9 @@ func normaliseFieldValue(raw string, bounded bool, form FieldForm) fldValue {
 		return fldValue{}
 	}
 	toks := strings.Fields(bare)
+	if nv, ok := fldOptionValue(v); ok {
+		return nv
+	}
 	if nv, ok := fldLevelValue(toks, head); ok {
 		return nv
 	}
@@ -532,6 +536,47 @@ func normaliseFieldValue(raw string, bounded bool, form FieldForm) fldValue {
 		return fldValue{kind: fvText, class: fldTextClass(v), label: v}
 	}
 	return fldValue{}
+}
+
+// fldOptionRE matches a value that opens by naming one of the options a
+// document weighs: "Option B (background subprocess)", "Alternative 2",
+// "Approach C for v1". "Hybrid Option B + Option C" names two and is text.
+var fldOptionRE = regexp.MustCompile(`^(?i)(option|alternative|approach|strategy|variant|design)\s+([A-Z]|\d{1,2})\b(.*)$`)
+
+var fldSecondOptionRE = regexp.MustCompile(`(?i)\b(option|alternative|approach)\s+([A-Z]|\d{1,2})\b`)
+
+// fldOptionValue reads a chosen option; values naming one option compare
+// by its letter or number.
+func fldOptionValue(v string) (fldValue, bool) {
+	m := fldOptionRE.FindStringSubmatch(v)
+	if m == nil || fldSecondOptionRE.MatchString(m[3]) {
+		return fldValue{}, false
+	}
+	// "Option B (…), with a soft-join checkpoint" amends the option: it is
+	// not the plain option another variant picks.
+	rest := strings.TrimSpace(m[3])
+	if strings.HasPrefix(rest, "(") {
+		if end := strings.Index(rest, ")"); end >= 0 {
+			rest = strings.TrimSpace(rest[end+1:])
+		}
+	}
+	// A clause set off by a comma, a semicolon or a dash adds to the option
+	// ("Option B, with a checkpoint"); "Option D (configurable) with three
+	// modes" only says how the option is set up.
+	rest = strings.ToLower(rest)
+	if strings.HasPrefix(rest, "+") || strings.HasPrefix(rest, "plus ") || strings.HasPrefix(rest, "combined") {
+		return fldValue{}, false
+	}
+	if strings.HasPrefix(rest, ",") || strings.HasPrefix(rest, ";") || strings.HasPrefix(rest, "—") || strings.HasPrefix(rest, "-") {
+		clause := strings.TrimSpace(strings.TrimLeft(rest, ",;—- "))
+		for _, amend := range []string{"with ", "plus ", "and ", "but ", "except "} {
+			if strings.HasPrefix(clause, amend) {
+				return fldValue{}, false
+			}
+		}
+	}
+	label := strings.ToUpper(m[1][:1]) + strings.ToLower(m[1][1:]) + " " + strings.ToUpper(m[2])
+	return fldValue{kind: fvEnum, scale: fscaleOption, class: strings.ToUpper(m[1] + " " + m[2]), label: label}, true
 }
 
 var fldTokenRE = regexp.MustCompile(`^[A-Za-z][a-z0-9]*(?:[-_][a-z0-9]+)*$`)
@@ -870,7 +915,7 @@ func (a fldValue) conflicting(b fldValue) bool {
 		return false
 	}
 	switch a.scale {
-	case fscaleVerdict, fscaleLevel, fscalePriority, fscaleBool, fscaleDecision, fscaleToken:
+	case fscaleVerdict, fscaleLevel, fscalePriority, fscaleBool, fscaleDecision, fscaleToken, fscaleOption:
 		return true
 	}
 	return false
@@ -1440,8 +1485,11 @@ func fldContradiction(cluster []fldRef, fd FieldDisagreement) *Contradiction {
 		return nil
 	}
 	kind := FieldConflict
-	if scale == fscaleVerdict {
+	switch scale {
+	case fscaleVerdict:
 		kind = VerdictConflict
+	case fscaleOption:
+		kind = ChoiceConflict
 	}
 	c := &Contradiction{Kind: kind, Subject: fd.Item + ": " + fd.Field, Key: "field:" + cluster[0].class + ":" + strings.Join(cluster[0].key.words, " ")}
 	var vals []string
@@ -1460,6 +1508,8 @@ func fldContradiction(cluster []fldRef, fd FieldDisagreement) *Contradiction {
 		c.Reason = "reviewers' verdicts differ (" + strings.Join(vals, " vs ") + ")"
 	case fscaleLevel:
 		c.Reason = "ratings differ (" + strings.Join(vals, " vs ") + ")"
+	case fscaleOption:
+		c.Reason = "different options chosen (" + strings.Join(vals, " vs ") + ")"
 	default:
 		c.Reason = "values differ (" + strings.Join(vals, " vs ") + ")"
 	}

@@ -105,6 +105,12 @@ func TestNormaliseFieldValue(t *testing.T) {
 		{"keep.", false, FormLabel, fvEnum, fscaleDecision, "KEEP"},
 		{"direct-test", true, FormYAML, fvEnum, fscaleToken, "DIRECT-TEST"},
 		{"TUI completion guard absent", true, FormTable, fvText, "", "tui complet guard absent"},
+		{"Option B (background subprocess, never blocks).", true, FormLabel, fvEnum, fscaleOption, "OPTION B"},
+		{"option d (configurable) with three modes", false, FormLabel, fvEnum, fscaleOption, "OPTION D"},
+		{"Alternative 2 for v1", true, FormLabel, fvEnum, fscaleOption, "ALTERNATIVE 2"},
+		{"Option B (never blocks) for the first release", true, FormLabel, fvEnum, fscaleOption, "OPTION B"},
+		{"Option B (background subprocess), with a checkpoint", true, FormLabel, fvText, "", "option b background subprocess checkpoint"},
+		{"Option B, then Option C once data exists", true, FormLabel, fvText, "", "option b then option c once data exist"},
 		{"the reviewers could not agree on what the code does here", false, FormLabel, fvNone, "", ""},
 		{"", true, FormTable, fvNone, "", ""},
 	}
