@@ -324,14 +324,15 @@ func Analyze(ctx context.Context, docs []*Document, opts ...Option) (*Analysis, 
 	}
 
 	topics := alignSections(docs)
+	var fieldContradictions []Contradiction
+	a.Fields, fieldContradictions = compareFields(docs, topics)
 	in := NewDetectInput(docs...)
 	in.Topics = exportTopics(docs, topics)
+	in.Fields = a.Fields
 	contradictions, err := runDetectors(ctx, cfg, in, a)
 	if err != nil {
 		return nil, err
 	}
-	var fieldContradictions []Contradiction
-	a.Fields, fieldContradictions = compareFields(docs, topics)
 	contradictions = withFieldContradictions(contradictions, fieldContradictions)
 	var points []Point
 	points = append(points, structuralPoints(docs)...)

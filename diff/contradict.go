@@ -101,6 +101,10 @@ type DetectInput struct {
 	// variants that cover one topic. Empty when the caller has none;
 	// detectors then compare claims across variants by subject alone.
 	Topics []Topic
+	// Fields are the labelled fields whose values differ between the
+	// variants (see [Analysis.Fields]); the rule detector reports those
+	// itself, and a model detector is shown them so it need not.
+	Fields []FieldDisagreement
 }
 
 // ContradictionDetector finds contradictions within and across variants.

@@ -38,8 +38,10 @@ var _ ContradictionDetector = (*ModelDetector)(nil)
 type ModelDetectorOption func(*ModelDetector) error
 
 // WithDetectorTemplate replaces the prompt. The text must define the
-// templates "system" and "user"; the data has Count (variants) and Claims
-// (one line per claim).
+// templates "system" and "user"; the data has Count (variants), Claims
+// (one line per claim), Topics (one line per topic that several variants
+// cover, with each variant's section) and Fields (one line per labelled
+// field whose values differ; the rules already report these).
 func WithDetectorTemplate(text string) ModelDetectorOption {
 	return func(m *ModelDetector) error {
 		t, err := prompt.Parse("contradictions", text)
@@ -96,7 +98,8 @@ func (m *ModelDetector) Detect(ctx context.Context, in DetectInput) ([]Contradic
 	if len(byID) < 2 {
 		return nil, nil
 	}
-	data := map[string]any{"Count": len(in.Documents), "Claims": lines.String()}
+	data := map[string]any{"Count": len(in.Documents), "Claims": lines.String(),
+		"Topics": alignmentLines(in), "Fields": differingFieldLines(in)}
 	system, err := m.render("system", data)
 	if err != nil {
 		return nil, err
@@ -156,6 +159,40 @@ func (m *ModelDetector) Detect(ctx context.Context, in DetectInput) ([]Contradic
 	}
 	SortContradictions(out)
 	return out, nil
+}
+
+// alignmentLines lists the topics that more than one variant covers, one
+// line each: the sections of every variant on it, so the model compares
+// statements about one topic and knows which sections are different ones.
+func alignmentLines(in DetectInput) string {
+	var b strings.Builder
+	for _, t := range in.Topics {
+		if t.Covered() < 2 {
+			continue
+		}
+		var cells []string
+		for v, si := range t.Sections {
+			if si >= 0 && v < len(in.Documents) {
+				cells = append(cells, fmt.Sprintf("%s: %s (line %d)", Label(v), sectionRef(in.Documents[v], si), in.Documents[v].Sections[si].Line))
+			}
+		}
+		fmt.Fprintf(&b, "- %s — %s\n", t.Title, strings.Join(cells, "; "))
+	}
+	return b.String()
+}
+
+// differingFieldLines lists the labelled fields the rules found differing, one line
+// each, with every variant's value and line.
+func differingFieldLines(in DetectInput) string {
+	var b strings.Builder
+	for _, f := range in.Fields {
+		var cells []string
+		for _, v := range f.Values {
+			cells = append(cells, fmt.Sprintf("%s: %s (line %d)", Label(v.Variant), v.Value, v.Line))
+		}
+		fmt.Fprintf(&b, "- %s / %s — %s\n", f.Item, f.Field, strings.Join(cells, "; "))
+	}
+	return b.String()
 }
 
 // statements returns every sentence of a document's body text that could

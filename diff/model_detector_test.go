@@ -100,3 +100,24 @@ func TestAnalyzeWithModelDetector(t *testing.T) {
 	_, err = NewModelDetector(echo, "x", WithDetectorTemplate("{{define \"system\"}}only system{{end}}"))
 	assert.ErrorContains(t, err, `defines no "user" template`)
 }
+
+func TestModelDetectorSeesAlignmentAndFields(t *testing.T) {
+	fake := providertest.NewFake()
+	fake.On(providertest.Tag(provider.TagRole, "contradiction-detector")).Reply(`{"contradictions": []}`)
+	m, err := NewModelDetector(fake, "opus")
+	require.NoError(t, err)
+	a, err := Parse("a.md", []byte("# Review\n\n## Delta 2.1 Auto-resume\n\n**Verdict**: OVERSTATED. The code is bounded.\n\n## Rollout plan\n\nThe rollout uses a blue-green deployment.\n"))
+	require.NoError(t, err)
+	b, err := Parse("b.md", []byte("# Review\n\n## Delivery of the rollout plan\n\nThe rollout uses a canary deployment.\n\n## Delta 2.1 Auto-resume\n\n**Verdict**: CONFIRMED. The code is live.\n"))
+	require.NoError(t, err)
+	_, err = Analyze(context.Background(), []*Document{a, b}, WithDetectors(RuleDetector{}, m))
+	require.NoError(t, err)
+
+	prompt := fake.Calls()[0].Request.Messages[0].Content
+	topics := prompt[strings.Index(prompt, "<<<BEGIN TOPICS"):strings.Index(prompt, "<<<END TOPICS")]
+	assert.Contains(t, topics, "A: 1 Delta 2.1 Auto-resume (line 3); B: 2 Delta 2.1 Auto-resume (line 7)", "aligned sections, each with its variant's place")
+	assert.Contains(t, topics, "A: 2 Rollout plan (line 7); B: 1 Delivery of the rollout plan (line 3)")
+	fields := prompt[strings.Index(prompt, "<<<BEGIN FIELDS"):strings.Index(prompt, "<<<END FIELDS")]
+	assert.Contains(t, fields, "Verdict — A: OVERSTATED")
+	assert.Contains(t, fields, "B: CONFIRMED")
+}
