@@ -56,6 +56,10 @@ type Quantity struct {
 	Lo      float64  `json:"lo"`
 	Hi      float64  `json:"hi"`
 	Bound   Bound    `json:"bound,omitempty"`
+	// Item names the item of a series the value belongs to when a table
+	// row says so: "PHASE 3" for the row "| 3 | … | 1.5-2 days |" under
+	// "| Phase | … | Estimate |", or "| P3: Orchestrator | 5-7 days |".
+	Item string `json:"item,omitempty"`
 	// Approx is set for an estimate ("~650 LOC", "about 3 weeks"): two
 	// estimates that differ are a difference of judgement, not a
 	// contradiction.
@@ -719,6 +723,7 @@ func tableQuantities(header, cells []string) []Quantity {
 			}
 			q.Subject = sortedSet(append(subjectWords(header[j]), key...))
 			q.Dim += rowDim
+			q.Item = seriesItem(header[0], cells[0])
 			q.Phrase = header[j] + " (" + cells[0] + ")"
 			if len(q.Subject) > 0 {
 				out = append(out, q)
@@ -726,6 +731,36 @@ func tableQuantities(header, cells []string) []Quantity {
 		}
 	}
 	return out
+}
+
+// seriesWords name the items of a plan's series: phases, steps, tasks.
+var seriesWords = map[string]string{"phase": "PHASE", "phases": "PHASE", "step": "STEP", "steps": "STEP",
+	"stage": "STAGE", "milestone": "MILESTONE", "wave": "WAVE", "sprint": "SPRINT", "task": "TASK", "tasks": "TASK",
+	"iteration": "ITERATION", "week": "WEEK", "p": "PHASE", "m": "MILESTONE", "t": "TASK", "w": "WAVE"}
+
+var seriesRE = regexp.MustCompile(`^(?i)([a-z]+)?[ \t]*[-#]?[ \t]*(\d+(?:\.\d+)?)\b`)
+
+// seriesItem returns the item of a series a heading or a table row names:
+// "PHASE 3" for "Phase 3: Certification", for "P3: Certification", or for
+// the row key "3" under a column headed "Phase". Empty when it names none.
+func seriesItem(columnHeader, key string) string {
+	key = strings.TrimSpace(strings.Trim(strings.TrimSpace(key), "*_`"))
+	m := seriesRE.FindStringSubmatch(key)
+	if m == nil {
+		return ""
+	}
+	word := strings.ToLower(m[1])
+	if word == "" {
+		word = strings.ToLower(strings.TrimSpace(strings.Trim(columnHeader, "*_`# ")))
+	}
+	if series, ok := seriesWords[word]; ok {
+		num := m[2]
+		if n, err := strconv.Atoi(num); err == nil {
+			num = strconv.Itoa(n) // "Phase 03" is "Phase 3"
+		}
+		return series + " " + num
+	}
+	return ""
 }
 
 // parseQuantity turns one match of scanQuantities into a Quantity, without

@@ -246,3 +246,51 @@ func TestNumericConflictsNeedOneSubject(t *testing.T) {
 		})
 	}
 }
+
+func TestSeriesItem(t *testing.T) {
+	tests := []struct{ header, key, want string }{
+		{"", "Phase 3: Remediation Orchestrator", "PHASE 3"},
+		{"", "Phase 03 — Certification", "PHASE 3"},
+		{"Phase", "3", "PHASE 3"},
+		{"Phase", "P3: Remediation Orchestrator", "PHASE 3"},
+		{"Step", "**2**", "STEP 2"},
+		{"", "Task 2.1: Verify interfaces", "TASK 2.1"},
+		{"Phase", "Discovery", ""},
+		{"Risk", "3", ""},
+		{"", "3. Requirements", ""},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, seriesItem(tt.header, tt.key), "%q / %q", tt.header, tt.key)
+	}
+}
+
+func TestItemDurationsAcrossSectionAndTable(t *testing.T) {
+	a := "# Plan\n\n## Phase 2: Filtering\n\n**Duration**: 2 days\n\n## Phase 3: Remediation Orchestrator\n\n**Duration**: 5-7 days\n"
+	b := "# Plan\n\n## Phases\n\nWork in order.\n\n## Timeline\n\n| Phase | Name | Estimate |\n|---|---|---|\n| 2 | Filtering | 2 days |\n| 3 | Remediation orchestration | 1.5-2 days |\n| 4 | Certification | 9 days |\n"
+	da, err := Parse("a.md", []byte(a))
+	require.NoError(t, err)
+	db, err := Parse("b.md", []byte(b))
+	require.NoError(t, err)
+	got := itemDurations(NewDetectInput(da, db), allQuantities(NewDetectInput(da, db)))
+	require.Len(t, got, 1, "phase 2 agrees, phase 4 is in one plan only")
+	assert.Equal(t, "duration of phase 3", got[0].Subject)
+	assert.Equal(t, []int{9, 12}, []int{got[0].Claims[0].Line, got[0].Claims[1].Line})
+
+	c := strings.Replace(b, "Remediation orchestration", "Certification dry run", 1)
+	dc, err := Parse("c.md", []byte(c))
+	require.NoError(t, err)
+	assert.Empty(t, itemDurations(NewDetectInput(da, dc), allQuantities(NewDetectInput(da, dc))), "a renumbered phase about other work is another item")
+}
+
+func allQuantities(in DetectInput) []qref {
+	var refs []qref
+	for v := range in.Claims {
+		for ci := range in.Claims[v] {
+			c := &in.Claims[v][ci]
+			for qi := range c.Quantities {
+				refs = append(refs, qref{claim: c, q: &c.Quantities[qi]})
+			}
+		}
+	}
+	return refs
+}

@@ -332,7 +332,97 @@ func detectNumeric(in DetectInput) []Contradiction {
 			out = append(out, c)
 		}
 	}
+	return append(out, itemDurations(in, refs)...)
+}
+
+// durationWords name a duration in a label or a column header.
+var durationWords = wordSet("duration", "estimate", "estim", "effort", "time", "timeline", "timelin", "length")
+
+// itemDurations compares the durations variants give one item of a series
+// ("Phase 3"), wherever each states it: a phase section's "**Duration**:
+// 5-7 days" against a timeline table's row "| 3 | … | 1.5-2 days |". Plans
+// of one artifact that number their phases alike estimate the same work;
+// two estimates that cannot both hold are a contradiction.
+func itemDurations(in DetectInput, refs []qref) []Contradiction {
+	first := map[string]map[int]qref{} // item → variant → first duration stated for it
+	var items []string
+	for _, r := range refs {
+		dim, _, _ := strings.Cut(r.q.Dim, "@")
+		if dim != "duration" || r.q.Approx || r.q.Bound != Exact || !anyWord(r.q.Subject, durationWords) {
+			continue
+		}
+		item := r.q.Item
+		if item == "" {
+			item = sectionSeriesItem(in.Documents[r.claim.Variant], r.claim.Section)
+		}
+		if item == "" {
+			continue
+		}
+		if first[item] == nil {
+			first[item] = map[int]qref{}
+			items = append(items, item)
+		}
+		if _, ok := first[item][r.claim.Variant]; !ok {
+			q := *r.q
+			q.Dim = dim
+			first[item][r.claim.Variant] = qref{claim: r.claim, q: &q, ids: r.ids}
+		}
+	}
+	var out []Contradiction
+	for _, item := range items {
+		byVariant := first[item]
+		if len(byVariant) < 2 {
+			continue
+		}
+		// Numbering shifts between plans ("same phase number, different
+		// work"): the items must also share a word of their names.
+		var rs []qref
+		var name0 words.Set
+		for _, v := range sortedKeys(byVariant) {
+			r := byVariant[v]
+			name := words.Set(subjectWords(seriesItemName(in.Documents[v], r)))
+			if len(rs) == 0 {
+				name0 = sortedSet(name)
+			} else if words.Set(name0).Intersect(sortedSet(name)) == 0 {
+				continue
+			}
+			rs = append(rs, r)
+		}
+		if len(rs) < 2 {
+			continue
+		}
+		if c, ok := numericContradiction(rs); ok {
+			c.Subject = "duration of " + strings.ToLower(item[:1]) + strings.ToLower(item[1:])
+			c.Key = "duration:" + item
+			out = append(out, c)
+		}
+	}
 	return out
+}
+
+// seriesItemName returns the words that name a value's series item: a
+// table row's text, or the heading of the section that names the item.
+func seriesItemName(d *Document, r qref) string {
+	if r.q.Item != "" {
+		return r.claim.Text
+	}
+	for s := r.claim.Section; s >= 0 && s < len(d.Sections); s = d.Sections[s].Parent {
+		if seriesItem("", d.Sections[s].Title) != "" {
+			return d.Sections[s].Title
+		}
+	}
+	return ""
+}
+
+// sectionSeriesItem returns the series item ("PHASE 3") of the nearest
+// section holding si whose heading names one.
+func sectionSeriesItem(d *Document, si int) string {
+	for s := si; s >= 0 && s < len(d.Sections); s = d.Sections[s].Parent {
+		if item := seriesItem("", d.Sections[s].Title); item != "" {
+			return item
+		}
+	}
+	return ""
 }
 
 // crossNumeric compares the first value each variant gives for one subject
