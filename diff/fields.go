@@ -96,6 +96,30 @@ func ExtractFields(doc *Document, variant int) []Field {
 	return out
 }
 
+// normalisedField is a field with its value reduced for comparison.
+type normalisedField struct {
+	Field
+	norm fldValue
+}
+
+type sectionFieldsKey struct{}
+
+// sectionFields returns the document's fields whose values can be
+// compared, normalised once and grouped by section, for the steps that
+// look at one section at a time. Variant is 0: callers set their own. The
+// map and slices are shared: read only.
+func sectionFields(doc *Document) map[int][]normalisedField {
+	return doc.Memo(sectionFieldsKey{}, func() any {
+		bySection := map[int][]normalisedField{}
+		for _, f := range doc.Memo(fieldsKey{}, func() any { return extractFields(doc) }).([]Field) {
+			if nv := fldNormalise(f); nv.kind != fvNone {
+				bySection[f.Section] = append(bySection[f.Section], normalisedField{f, nv})
+			}
+		}
+		return bySection
+	}).(map[int][]normalisedField)
+}
+
 func extractFields(doc *Document) []Field {
 	lines := strings.Split(doc.Source, "\n")
 	line := func(n int) string {
@@ -1834,11 +1858,9 @@ func topicFields(docs []*Document, t topic) []topicField {
 			continue
 		}
 		seen := map[string]int{}
-		for _, f := range ExtractFields(docs[v], v) {
-			if f.Section != si {
-				continue
-			}
-			nv := fldNormalise(f)
+		for _, nf := range sectionFields(docs[v])[si] {
+			f, nv := nf.Field, nf.norm
+			f.Variant = v
 			cls := fldClass(f.Name, nv)
 			if cls == "" || nv.kind == fvNone {
 				continue
@@ -1923,8 +1945,8 @@ func topicFields(docs []*Document, t topic) []topicField {
 // to summarise the section. Table rows are not such lines.
 func fieldLines(d *Document, v, si int) map[int]bool {
 	lines := map[int]bool{}
-	for _, f := range ExtractFields(d, v) {
-		if f.Section == si && f.Form != FormTable && fldNormalise(f).kind != fvNone {
+	for _, f := range sectionFields(d)[si] {
+		if f.Form != FormTable {
 			lines[f.Line] = true
 		}
 	}
