@@ -41,9 +41,13 @@ const (
 	alignThreshold = 0.30 // least score of a pairwise match
 	alignJoin      = 0.15 // least score of two sections a topic joins without their own match
 	alignRounds    = 3    // assignments: one on content, then refined by structure
-	alignBodyKeys  = 12   // body terms per section in the candidate index
-	alignPostings  = 16   // most sections of a variant one key may pair a section with
-	alignStemLen   = 6    // letters kept of a plain word: "orchestration" ~ "orchestrator"
+	alignBodyKeys  = 8    // body terms per section in the candidate index
+	alignPostings  = 16   // most pairs of sections of two variants one key may propose
+	// alignMaxSections bounds the sections of a variant that take part
+	// (sort keys hold a section index in 20 bits); a million headings are
+	// not a document.
+	alignMaxSections = 1 << 20
+	alignStemLen     = 6 // letters kept of a plain word: "orchestration" ~ "orchestrator"
 	// alignSubstantial is the number of distinct terms from which a
 	// section's text is enough to compare on its own.
 	alignSubstantial = 20
@@ -264,7 +268,10 @@ func filled(n, x int) []int {
 func (al *aligner) assign(v, w int, structural bool) []alignPair {
 	sv, sw := al.secs[v], al.secs[w]
 	cands := al.candidates(v, w, structural)
-	pairs := make([]alignPair, 0, len(cands))
+	// Each pair above the threshold as one sortable number: the score
+	// (descending) in the top 24 bits, then a and b, so that ties go in
+	// document order and sorting compares plain integers.
+	keys := make([]uint64, 0, len(cands))
 	table := &al.sims[v][w] // holds every candidate, and maybe more
 	k := 0
 	for _, c := range cands {
@@ -273,18 +280,14 @@ func (al *aligner) assign(v, w int, structural bool) []alignPair {
 		}
 		a, b := int(c>>32), int(uint32(c))
 		if s := al.scoreWith(v, a, w, b, table.sims[k], structural); s >= alignThreshold {
-			pairs = append(pairs, alignPair{a, b, s})
+			keys = append(keys, scoreKey(s)<<40|uint64(a)<<20|uint64(b))
 		}
 	}
-	slices.SortFunc(pairs, func(p, q alignPair) int {
-		if p.score != q.score {
-			return cmp.Compare(q.score, p.score)
-		}
-		if p.a != q.a {
-			return p.a - q.a
-		}
-		return p.b - q.b
-	})
+	slices.Sort(keys)
+	pairs := make([]alignPair, len(keys))
+	for i, key := range keys {
+		pairs[i] = alignPair{a: int(key >> 20 & (1<<20 - 1)), b: int(key & (1<<20 - 1)), score: keyScore(key >> 40)}
+	}
 	usedA, usedB := make([]bool, len(sv)), make([]bool, len(sw))
 	out := pairs[:0]
 	for _, p := range pairs {
@@ -297,6 +300,14 @@ func (al *aligner) assign(v, w int, structural bool) []alignPair {
 	return out
 }
 
+// scoreKey turns a score in [0, 4) into 24 bits that sort the other way
+// round; keyScore turns them back (to within 2⁻²²).
+func scoreKey(s float64) uint64 {
+	return uint64(math.Round((4 - min(max(s, 0.001), 3.999)) * (1 << 22)))
+}
+
+func keyScore(k uint64) float64 { return 4 - float64(k)/(1<<22) }
+
 // candidates returns the pairs (a of v, b of w) worth scoring, as a<<32|b,
 // sorted: those sharing a key term, the two titles, and with structure
 // the children of matched parents and the parents of matched children.
@@ -304,13 +315,15 @@ func (al *aligner) candidates(v, w int, structural bool) []uint64 {
 	dv, dw := al.docs[v], al.docs[w]
 	if al.cands[v][w] == nil {
 		var out []uint64
-		for a := range al.secs[v] {
+		for a := range min(len(al.secs[v]), alignMaxSections) {
 			for _, k := range al.secs[v][a].keys {
-				// A key most sections share finds no topic: skip it
+				// A key many sections share finds no topic: skip it
 				// rather than pair everything with everything.
-				if bs := al.index[w][k]; len(bs) <= alignPostings {
+				if bs := al.index[w][k]; len(bs)*len(al.index[v][k]) <= alignPostings {
 					for _, b := range bs {
-						out = append(out, uint64(a)<<32|uint64(b))
+						if b < alignMaxSections {
+							out = append(out, uint64(a)<<32|uint64(b))
+						}
 					}
 				}
 			}
@@ -329,7 +342,11 @@ func (al *aligner) candidates(v, w int, structural bool) []uint64 {
 		return al.cands[v][w]
 	}
 	var out []uint64
-	add := func(a, b int) { out = append(out, uint64(a)<<32|uint64(b)) }
+	add := func(a, b int) {
+		if a < alignMaxSections && b < alignMaxSections {
+			out = append(out, uint64(a)<<32|uint64(b))
+		}
+	}
 	for a, b := range al.match[v][w] {
 		if b < 0 {
 			continue

@@ -325,3 +325,17 @@ func TestValidateTopicAlignment(t *testing.T) {
 	assert.Contains(t, b.Markdown(), "## Topic Alignment\n\n_None found._\n")
 	require.NoError(t, Validate(b.Markdown()))
 }
+
+// BenchmarkAlignSections measures the alignment alone on the variants of
+// BenchmarkAnalyze: 10 of about 100 KB and 200 KB.
+func BenchmarkAlignSections(b *testing.B) {
+	for _, size := range []int{100 << 10, 200 << 10} {
+		_, docs := benchVariants(b, size)
+		b.Run(fmt.Sprintf("10x%dKB", size>>10), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				alignSections(docs)
+			}
+		})
+	}
+}
