@@ -693,9 +693,24 @@ func quantities(sent, lower string) []Quantity {
 		if len(q.Subject) == 0 {
 			continue
 		}
+		if p := percentileOf(sent[end:]); p != "" {
+			q.Dim += "@p" + p // "200 ms at the 95th percentile" measures another thing than the 99th
+		}
 		out = append(out, q)
 	}
 	return out
+}
+
+var percentileRE = regexp.MustCompile(`(?i)^[^,;.]{0,24}?\b(?:at\s+(?:the\s+)?(\d{1,2}(?:\.\d+)?)(?:st|nd|rd|th)\s+percentile|p(\d{2}(?:\.\d+)?)\b)`)
+
+// percentileOf returns the percentile a value is stated at, read from the
+// words right after it ("at the 95th percentile", "p99"), or "".
+func percentileOf(after string) string {
+	m := percentileRE.FindStringSubmatch(after)
+	if m == nil {
+		return ""
+	}
+	return m[1] + m[2]
 }
 
 // tableQuantities reads the quantities of a table row. A cell's value

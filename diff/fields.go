@@ -317,9 +317,11 @@ func fldKeyOK(key string) bool {
 	return !(letters >= 4 && upper == letters)
 }
 
+var fldMarkup = strings.NewReplacer("**", "", "__", "", "`", "", "~~", "")
+
 // fldPlain removes inline markup: emphasis, code ticks, link brackets.
 func fldPlain(s string) string {
-	s = strings.NewReplacer("**", "", "__", "", "`", "", "~~", "").Replace(s)
+	s = fldMarkup.Replace(s)
 	return strings.Join(strings.Fields(strings.ReplaceAll(s, "*", "")), " ")
 }
 
