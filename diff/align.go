@@ -15,27 +15,37 @@ import (
 // Topic alignment: which sections of the variants cover the same topic.
 //
 // Every section of every variant takes part, at every depth, the document
-// titles included. Two sections of two variants are compared by
+// titles included (they align with each other). Numbering and heading
+// levels are ignored. Two sections of two variants are compared by
 //
-//   - their titles: the IDF-weighted cosine of their significant words,
-//     numbering dropped, with item ids ("T1", "Delta 2.1", "NR-3",
-//     "Phase 2", "§4.4") counting double;
-//   - their own text (children excluded): the TF-IDF cosine, so that
-//     shared rare terms — identifiers, file names, requirement ids, rare
-//     words — weigh most;
-//   - their place: children of aligned parents prefer each other, parents
-//     of aligned children too, and the position in the document breaks
-//     ties.
+//   - their titles: the cosine of their significant words (stemmed, stop
+//     words and outline numbers dropped), each weighed by its rarity among
+//     the titles and in the text of all sections of all variants; item ids
+//     are terms of their own ("T1", "NR-3", "Phase 2" → phase#2,
+//     "Delta 2.1" → delta#2.1, "§4.4"). A heading repeated in its variant
+//     ("Deliverables", "Root Cause") counts only under matched parents;
+//   - their text: the TF-IDF cosine of their own text (subsections
+//     excluded), or of their whole text where they keep their matter in
+//     subsections, so that shared rare terms — identifiers in backticks,
+//     file names, requirement ids, rare words — weigh most. Two long texts
+//     that share little weaken what the titles alone suggest;
+//   - their place: children of matched parents prefer each other, two
+//     headings whose subsections match each other rather than others
+//     match, and the position in the document breaks ties.
 //
-// Each pair of variants gets a one-to-one assignment, greedy by descending
-// score above a threshold, refined over a few rounds as the structural
-// evidence of the previous round comes in. The pairwise matches are then
-// joined into topics, strongest first, only where a topic keeps at most
-// one section per variant.
+// Either title or text may carry a match (1 − (1−t)(1−c)). Each pair of
+// variants gets a one-to-one assignment, greedy by descending score above
+// alignThreshold, refined over alignRounds rounds as the structure of the
+// previous round comes in. The pairwise matches are then joined into
+// topics, strongest first, only where the result keeps at most one section
+// per variant and every two of its sections are matched to each other or
+// similar enough on their own.
 //
-// Candidates are found through an inverted index of title terms and each
-// section's most weighty body terms, so the work grows with the pairs that
-// share something rather than with all pairs.
+// Candidates come from an inverted index of the title terms and each
+// section's weightiest rare text terms; a key that would pair many
+// sections with many is skipped, so the work grows with the pairs that
+// share something rather than with all pairs. Nothing depends on map
+// order: the same variants always give the same topics.
 
 const (
 	alignThreshold = 0.30 // least score of a pairwise match
@@ -86,8 +96,6 @@ func (a termVec) dot(b termVec) float64 {
 	}
 	return s
 }
-
-func (a termVec) empty() bool { return len(a.ids) == 0 }
 
 // alignPair is a scored candidate pair of sections of variants v < w.
 type alignPair struct {
@@ -182,8 +190,7 @@ func (al *aligner) run() []topic {
 			parent[i], mask[i] = i, 1<<v
 		}
 	}
-	var find func(int) int
-	find = func(x int) int {
+	find := func(x int) int {
 		for parent[x] != x {
 			parent[x] = parent[parent[x]]
 			x = parent[x]
