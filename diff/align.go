@@ -903,11 +903,17 @@ func bodyTerms(d *Document, si int, fn func(string)) {
 }
 
 // wordParts splits a hyphenated word: "cold-start" → "cold", "start".
+// A part of one letter makes the word a name ("SOL-D", "Plan-B") that
+// stays whole.
 func wordParts(tok string) []string {
 	if isPlainWord(tok) || strings.ContainsAny(tok, "_./") {
 		return []string{tok}
 	}
-	return strings.FieldsFunc(tok, func(r rune) bool { return r == '-' || r == '\'' || r == '’' })
+	parts := strings.FieldsFunc(tok, func(r rune) bool { return r == '-' || r == '\'' || r == '’' })
+	if strings.Contains(tok, "-") && slices.ContainsFunc(parts, func(p string) bool { return len(p) == 1 }) {
+		return []string{tok}
+	}
+	return parts
 }
 
 // stemTerm reduces a word to a crude stem: the singular, cut to

@@ -339,3 +339,28 @@ func BenchmarkAlignSections(b *testing.B) {
 		})
 	}
 }
+
+func TestTitleTerms(t *testing.T) {
+	doc, err := Parse("t.md", []byte("# Review\n\n## 3. Spec Language\n\n### 4.4 MAJOR_REWRITE Assessment\n\n### 3.2 Phase 2: Interactive Prompt\n\n"+
+		"## Section 5: Line Number Verification Matrix\n\n### SS10.2 Replacement Language\n\n### NR-3 — `deviation-analysis` step\n\n"+
+		"### T1 — Integration boundary\n\n### SOL-D: Discard\n\n### Cold-Start Overhead\n"))
+	require.NoError(t, err)
+	want := map[string][]string{
+		"4.4 MAJOR_REWRITE Assessment":               {"§4.4", "major_rewrite", "assess"},
+		"3.2 Phase 2: Interactive Prompt":            {"phase", "phase#2", "intera", "prompt"},
+		"Section 5: Line Number Verification Matrix": {"line", "number", "verifi", "matrix"},
+		"SS10.2 Replacement Language":                {"ss10.2", "§10.2", "replac", "langua"},
+		"NR-3 — deviation-analysis step":             {"nr-3", "deviat", "analys", "step"},
+		"T1 — Integration boundary":                  {"t1", "integr", "bounda"},
+		"SOL-D: Discard":                             {"sol-d", "discar"},
+		"Cold-Start Overhead":                        {"cold", "start", "overhe"},
+	}
+	found := 0
+	for si, s := range doc.Sections {
+		if w, ok := want[s.Title]; ok {
+			found++
+			assert.Equal(t, w, titleTerms(doc, si), s.Title)
+		}
+	}
+	assert.Equal(t, len(want), found)
+}
