@@ -310,11 +310,20 @@ func contradictionMark(p diff.Point, idx int, d *diff.Document, f *docFacts) mar
 		return mark{score: 0.2, measure: "takes no position on it"}
 	}
 	claimers, agree := map[int]bool{}, map[int]bool{}
+	ownWords := make([]words.Set, len(own))
+	for i, o := range own {
+		ownWords[i] = words.NewSet(o.Quote)
+	}
 	for _, e := range others {
 		claimers[e.Variant] = true
-		for _, o := range own {
-			if words.Overlap(e.Quote, o.Quote) >= 0.9 {
+		if agree[e.Variant] {
+			continue
+		}
+		theirs := words.NewSet(e.Quote)
+		for i, ow := range ownWords {
+			if theirs.Dice(ow) >= 0.9 || strings.EqualFold(strings.TrimSpace(e.Quote), strings.TrimSpace(own[i].Quote)) {
 				agree[e.Variant] = true
+				break
 			}
 		}
 	}

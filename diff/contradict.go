@@ -321,12 +321,13 @@ func detectNumeric(in DetectInput) []Contradiction {
 			}
 		}
 	}
-	var out []Contradiction
+	var cross []Contradiction
 	for _, members := range groupClusters(cluster(across, 0.75)) {
 		if c, ok := crossNumeric(refs, members); ok {
-			out = append(out, c)
+			cross = append(cross, c)
 		}
 	}
+	out := mergeRepeated(cross)
 	for _, members := range groupClusters(cluster(within, 0.75)) {
 		if c, ok := intraNumeric(in, refs, members); ok {
 			out = append(out, c)
@@ -423,6 +424,46 @@ func sectionSeriesItem(d *Document, si int) string {
 		}
 	}
 	return ""
+}
+
+// mergeRepeated folds the cross-variant conflicts over one subject found
+// in several topics into the first: a document that repeats "the retry
+// timeout is 60 s" in five sections has one conflict with the variant that
+// says 20 s, stated in five places, not five conflicts. The first
+// conflict's claims come first; the others' claims follow, each once.
+func mergeRepeated(cs []Contradiction) []Contradiction {
+	at := map[string]int{}
+	var out []Contradiction
+	places := map[string]int{}
+	for _, c := range cs {
+		i, ok := at[c.Key]
+		if !ok {
+			at[c.Key] = len(out)
+			out = append(out, c)
+			continue
+		}
+		places[c.Key]++
+		for _, cl := range c.Claims {
+			if !slices.ContainsFunc(out[i].Claims, func(o Claim) bool { return o.Variant == cl.Variant && o.Line == cl.Line }) {
+				out[i].Claims = append(out[i].Claims, cl)
+			}
+		}
+		out[i].Impact = maxRating(out[i].Impact, c.Impact)
+	}
+	for i, c := range out {
+		if n := places[c.Key]; n > 0 {
+			sortClaims(out[i].Claims)
+			out[i].Reason += fmt.Sprintf("; the same subject conflicts in %d more place%s", n, plural(n))
+		}
+	}
+	return out
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
 }
 
 // crossNumeric compares the first value each variant gives for one subject
