@@ -327,6 +327,25 @@ func detectNumeric(in DetectInput) []Contradiction {
 			cross = append(cross, c)
 		}
 	}
+	// A subject named by the same three or more words ("p99 ingest
+	// latency") is one thing wherever the variants file it.
+	bySubject := map[string][]int{}
+	var subjects []string
+	for i, r := range refs {
+		if len(r.q.Subject) < 3 {
+			continue
+		}
+		k := r.q.Dim + "|" + strings.Join(r.q.Subject, " ")
+		if _, ok := bySubject[k]; !ok {
+			subjects = append(subjects, k)
+		}
+		bySubject[k] = append(bySubject[k], i)
+	}
+	for _, k := range subjects {
+		if c, ok := crossNumeric(refs, bySubject[k]); ok {
+			cross = append(cross, c)
+		}
+	}
 	out := mergeRepeated(cross)
 	for _, members := range groupClusters(cluster(within, 0.75)) {
 		if c, ok := intraNumeric(in, refs, members); ok {
@@ -442,11 +461,15 @@ func mergeRepeated(cs []Contradiction) []Contradiction {
 			out = append(out, c)
 			continue
 		}
-		places[c.Key]++
+		added := false
 		for _, cl := range c.Claims {
 			if !slices.ContainsFunc(out[i].Claims, func(o Claim) bool { return o.Variant == cl.Variant && o.Line == cl.Line }) {
 				out[i].Claims = append(out[i].Claims, cl)
+				added = true
 			}
+		}
+		if added {
+			places[c.Key]++
 		}
 		out[i].Impact = maxRating(out[i].Impact, c.Impact)
 	}
