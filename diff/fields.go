@@ -1304,7 +1304,8 @@ func fldRenumberings(byClass map[string][]fldRef) map[[2]int]bool {
 // (two variants' "Risk 5" may be different risks), unless the variants
 // renumbered their items; otherwise titles must overlap by 60%, or — for
 // items in aligned sections, where each is the other's best match — by
-// a quarter.
+// more than 0.3 (one shared word of four on each side, with one agreeing
+// level such as Impact: High, is too often two different risks).
 func fldItemScore(a, b fldRef, renumbered bool) (score float64, weak bool) {
 	if a.key.header || b.key.header {
 		if a.key.header && b.key.header {
@@ -1333,7 +1334,7 @@ func fldItemScore(a, b fldRef, renumbered bool) (score float64, weak bool) {
 		return 0, false
 	case d >= 0.6 && shared >= 2:
 		return d, false
-	case d >= 0.25 && shared >= 1 && (len(a.key.ids) == 0 || len(b.key.ids) == 0) &&
+	case d > 0.3 && shared >= 1 && (len(a.key.ids) == 0 || len(b.key.ids) == 0) &&
 		((a.topic >= 0 && a.topic == b.topic) || a.where.Dice(b.where) >= 0.25):
 		return d, true
 	}
