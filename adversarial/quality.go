@@ -142,11 +142,14 @@ func assess(turn Turn) assessment {
 	return a
 }
 
-// coveredTopics returns the analysis topics that at least one variant of
-// the debate covers.
+// coveredTopics returns the compared topics of the analysis that at least
+// one variant of the debate covers.
 func coveredTopics(a *diff.Analysis, vars []Variant) []diff.Topic {
 	var out []diff.Topic
 	for _, t := range a.Topics {
+		if !t.Compared {
+			continue
+		}
 		for _, v := range vars {
 			if i := variantIndex(a, v.Label); i >= 0 && i < len(t.Sections) && t.Sections[i] >= 0 {
 				out = append(out, t)

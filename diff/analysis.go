@@ -132,6 +132,12 @@ type Topic struct {
 	// Headings names each variant's section, in the order of Sections;
 	// the zero value where a variant has none.
 	Headings []TopicHeading `json:"headings,omitempty"`
+	// Compared is set when the analysis compares the topic's content: one
+	// of its sections is one or two levels below the title and not
+	// boilerplate (a table of contents, a change log). The alignment
+	// covers every section; content differences, unique contributions,
+	// the similarity count and topic coverage keep to compared topics.
+	Compared bool `json:"compared,omitempty"`
 }
 
 // Covered reports how many variants cover the topic.
@@ -359,7 +365,7 @@ func Analyze(ctx context.Context, docs []*Document, opts ...Option) (*Analysis, 
 func exportTopics(docs []*Document, ts []topic) []Topic {
 	out := make([]Topic, len(ts))
 	for i, t := range ts {
-		out[i] = Topic{Title: t.title, Sections: t.sections, Headings: topicHeadings(docs, t)}
+		out[i] = Topic{Title: t.title, Sections: t.sections, Headings: topicHeadings(docs, t), Compared: t.compared(docs)}
 	}
 	return out
 }
