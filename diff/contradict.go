@@ -594,8 +594,23 @@ func parallelItems(d *Document, s1, s2 int) bool {
 	if s1 < 0 || s2 < 0 || s1 >= len(d.Sections) || s2 >= len(d.Sections) {
 		return false
 	}
-	k1, k2 := headingItem(d.Sections[s1].Title), headingItem(d.Sections[s2].Title)
+	items := headingItems(d)
+	k1, k2 := items[s1], items[s2]
 	return k1 != "" && k2 != "" && k1 != k2
+}
+
+type headingItemsKey struct{}
+
+// headingItems returns headingItem of every section's title, computed once
+// per document.
+func headingItems(d *Document) []string {
+	return d.Memo(headingItemsKey{}, func() any {
+		out := make([]string, len(d.Sections))
+		for i, s := range d.Sections {
+			out[i] = headingItem(s.Title)
+		}
+		return out
+	}).([]string)
 }
 
 // headingItem returns the first token of a heading that holds a digit:

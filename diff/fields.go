@@ -96,6 +96,27 @@ func ExtractFields(doc *Document, variant int) []Field {
 	return out
 }
 
+type fieldRefsKey struct{}
+
+// docFieldRefs returns, once per document, every field with its
+// normalised value, class (empty when it has none to compare by), item key
+// and context: the per-document part of compareFields and topicFields. Variant is 0 and topic -1; the
+// slice is shared, so callers copy each element before changing it.
+func docFieldRefs(d *Document) []fldRef {
+	return d.Memo(fieldRefsKey{}, func() any {
+		var out []fldRef
+		for _, f := range d.Memo(fieldsKey{}, func() any { return extractFields(d) }).([]Field) {
+			nv := fldNormalise(f)
+			r := fldRef{Field: f, norm: nv, class: fldClass(f.Name, nv), key: newFldItemKey(f.Item), topic: -1}
+			if f.Section >= 0 && r.class != "" {
+				r.where = fldContext(d, f)
+			}
+			out = append(out, r)
+		}
+		return out
+	}).([]fldRef)
+}
+
 // normalisedField is a field with its value reduced for comparison.
 type normalisedField struct {
 	Field
@@ -111,9 +132,9 @@ type sectionFieldsKey struct{}
 func sectionFields(doc *Document) map[int][]normalisedField {
 	return doc.Memo(sectionFieldsKey{}, func() any {
 		bySection := map[int][]normalisedField{}
-		for _, f := range doc.Memo(fieldsKey{}, func() any { return extractFields(doc) }).([]Field) {
-			if nv := fldNormalise(f); nv.kind != fvNone {
-				bySection[f.Section] = append(bySection[f.Section], normalisedField{f, nv})
+		for _, r := range docFieldRefs(doc) {
+			if r.norm.kind != fvNone {
+				bySection[r.Section] = append(bySection[r.Section], normalisedField{r.Field, r.norm})
 			}
 		}
 		return bySection
@@ -1156,16 +1177,15 @@ func compareFields(docs []*Document, topics []topic) ([]FieldDisagreement, []Con
 	var classes []string
 	for v, d := range docs {
 		seen := map[string]int{} // item|class → index in byClass[class], for duplicates within the variant
-		for _, f := range ExtractFields(d, v) {
-			nv := fldNormalise(f)
-			cls := fldClass(f.Name, nv)
-			if cls == "" {
+		for _, r := range docFieldRefs(d) {
+			if r.class == "" {
 				continue
 			}
-			r := fldRef{Field: f, norm: nv, class: cls, key: newFldItemKey(f.Item), topic: -1}
+			f := r.Field
+			f.Variant, r.Variant = v, v
+			cls := r.class
 			if f.Section >= 0 {
 				r.topic = topicOf[v][f.Section]
-				r.where = fldContext(d, f)
 			}
 			dup := fmt.Sprintf("%d|%s|%d|%s", f.Line, cls, f.Section, f.Item)
 			if f.Form != FormTable {
