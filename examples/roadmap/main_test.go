@@ -105,8 +105,19 @@ func files(t *testing.T, dir string) []string {
 var pipelineArtifacts = []string{"adversarial/base-selection.md", "adversarial/debate-transcript.md", "adversarial/diff-analysis.md",
 	"adversarial/merge-log.md", "adversarial/refactor-plan.md", "adversarial/return-contract.yaml"}
 
+// approveLowConvergence answers the pipeline's four checkpoints with their
+// defaults, then approves proceeding below the 60% routing threshold. The
+// two refund drafts disagree on every topic both cover, and two offline
+// advocates split 1–1 on each, so their consolidation converges at 50%.
+const approveLowConvergence = "\n\n\n\ny\n"
+
 func TestMultiSpec(t *testing.T) {
-	res, dir := runIn(t, "", "--specs", sample(t, "refunds-payments.md")+","+sample(t, "refunds-platform.md"), "--output", "out")
+	specs := sample(t, "refunds-payments.md") + "," + sample(t, "refunds-platform.md")
+	res, _ := runIn(t, "", "--specs", specs, "--output", "out")
+	require.Equal(t, exitAborted, res.code, "below 60% the roadmap aborts unless approved")
+	assert.Contains(t, res.stderr, "is below 60% threshold.\nUse --interactive to approve low-convergence results, or revise specifications.\n")
+
+	res, dir := runIn(t, approveLowConvergence, "--specs", specs, "--output", "out", "--interactive")
 	require.Equal(t, exitOK, res.code, res.stderr)
 	out := filepath.Join(dir, "out")
 
@@ -215,7 +226,7 @@ func TestStandardPath(t *testing.T) {
 }
 
 func TestBundledSamples(t *testing.T) {
-	res, dir := runIn(t, "")
+	res, dir := runIn(t, approveLowConvergence, "--interactive")
 	require.Equal(t, exitOK, res.code, res.stderr)
 	assert.Contains(t, res.stderr, "No spec or --specs given: consolidating the bundled sample specs")
 	assert.Equal(t, "multi-spec", frontMatter(t, filepath.Join(dir, "roadmap-output", "roadmap.md"))["adversarial"].(map[string]any)["mode"])
