@@ -1,0 +1,409 @@
+package diff
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// The field comparison: disagreements and contradictions across the
+// variants, and the fields of one topic for the content rows.
+
+// compareFields compares the labelled fields of the variants: the
+// disagreements, sorted by their first value's position, and the
+// contradictions among them (values on one known scale that differ).
+func compareFields(docs []*Document, topics []topic) ([]FieldDisagreement, []Contradiction) {
+	topicOf := fldSectionTopics(docs, topics)
+	byClass := map[string][]fldRef{}
+	var classes []string
+	for v, d := range docs {
+		seen := map[string]int{} // item|class → index in byClass[class], for duplicates within the variant
+		for _, r := range docFieldRefs(d) {
+			if r.class == "" {
+				continue
+			}
+			f := r.Field
+			f.Variant, r.Variant = v, v
+			cls := r.class
+			if f.Section >= 0 {
+				r.topic = topicOf[v][f.Section]
+			}
+			dup := fmt.Sprintf("%d|%s|%d|%s", f.Line, cls, f.Section, f.Item)
+			if f.Form != FormTable {
+				dup = fmt.Sprintf("%d|%s|%s", f.Section, f.Item, cls)
+			}
+			if i, ok := seen[dup]; ok {
+				if f.Form == FormTable {
+					byClass[cls][i] = r // the rightmost column of a row is its own judgement
+				}
+				continue
+			}
+			if _, ok := byClass[cls]; !ok {
+				classes = append(classes, cls)
+			}
+			seen[dup] = len(byClass[cls])
+			byClass[cls] = append(byClass[cls], r)
+		}
+	}
+	for _, cls := range classes {
+		uniqueIDs(byClass[cls])
+	}
+	renumbered := fldRenumberings(byClass)
+	clustered := map[string][][]fldRef{}
+	for _, cls := range classes {
+		clustered[cls] = fldMatchItems(byClass[cls], len(docs), renumbered)
+	}
+	corroborate(clustered)
+	var fds []FieldDisagreement
+	var cs []Contradiction
+	for _, cls := range classes {
+		for _, cluster := range clustered[cls] {
+			if fd, c, ok := fldDisagreement(cluster); ok {
+				fds = append(fds, fd)
+				if c != nil {
+					cs = append(cs, *c)
+				}
+			}
+		}
+	}
+	slices.SortStableFunc(fds, func(a, b FieldDisagreement) int {
+		x, y := a.Values[0], b.Values[0]
+		if x.Variant != y.Variant {
+			return x.Variant - y.Variant
+		}
+		if x.Line != y.Line {
+			return x.Line - y.Line
+		}
+		return strings.Compare(a.Field, b.Field)
+	})
+	return fds, cs
+}
+
+// fldSectionTopics maps each variant's sections to the topic they fall in:
+// their own, else their nearest ancestor's.
+func fldSectionTopics(docs []*Document, topics []topic) [][]int {
+	out := make([][]int, len(docs))
+	for v, d := range docs {
+		own := map[int]int{}
+		for ti, t := range topics {
+			if v < len(t.sections) && t.sections[v] >= 0 {
+				own[t.sections[v]] = ti
+			}
+		}
+		out[v] = make([]int, len(d.Sections))
+		for si := range d.Sections {
+			out[v][si] = -1
+			for s := si; s >= 0; s = d.Sections[s].Parent {
+				if ti, ok := own[s]; ok {
+					out[v][si] = ti
+					break
+				}
+			}
+		}
+	}
+	return out
+}
+
+// fldDisagreement reports a cluster whose values differ, and the
+// contradiction it makes when values on one known scale conflict.
+func fldDisagreement(cluster []fldRef) (FieldDisagreement, *Contradiction, bool) {
+	if len(cluster) < 2 {
+		return FieldDisagreement{}, nil, false
+	}
+	slices.SortStableFunc(cluster, func(a, b fldRef) int { return a.Variant - b.Variant })
+	differ := false
+	for i := range cluster {
+		for j := i + 1; j < len(cluster); j++ {
+			if same, ok := cluster[i].norm.agree(cluster[j].norm); ok && !same {
+				differ = true
+			}
+		}
+	}
+	if !differ {
+		return FieldDisagreement{}, nil, false
+	}
+	first := cluster[0]
+	fd := FieldDisagreement{Item: fldItemTitle(first.Item), Field: first.Name}
+	for _, r := range cluster {
+		fd.Values = append(fd.Values, FieldValue{Variant: r.Variant, Section: r.Section, Line: r.Line, Value: r.Value, Quote: r.Quote})
+	}
+	return fd, fldContradiction(cluster, fd), true
+}
+
+// fldItemTitle names an item for people; the document's header is "(header)".
+func fldItemTitle(item string) string {
+	if strings.TrimSpace(item) == "" {
+		return "(header)"
+	}
+	return clip(fldPlain(item), 80)
+}
+
+// fldContradiction builds the contradiction of a disagreement whose
+// values on one known scale conflict: verdicts of reviewers, levels,
+// decisions, identifier-like settings. A number is a contradiction only
+// for an item both variants name by the same id; prose and free labels
+// never are.
+func fldContradiction(cluster []fldRef, fd FieldDisagreement) *Contradiction {
+	var sides []fldRef
+	scale := ""
+	conflict := false
+	for _, r := range cluster {
+		if r.weak {
+			return nil // the items only may be one: a difference, not a contradiction
+		}
+	}
+	for _, r := range cluster {
+		if r.norm.kind == fvEnum && r.norm.scale != fscaleLabel {
+			if scale == "" {
+				scale = r.norm.comparableScale()
+			}
+			if r.norm.comparableScale() == scale {
+				sides = append(sides, r)
+			}
+		}
+	}
+	for i := range sides {
+		for j := i + 1; j < len(sides); j++ {
+			if fldIDMatch(sides[i].key, sides[j].key) < 0 {
+				return nil // matched by title across renumbered ids: not clearly one item
+			}
+			if sides[i].norm.conflicting(sides[j].norm) {
+				conflict = true
+			}
+		}
+	}
+	if !conflict {
+		sides, conflict = fldNumericSides(cluster)
+		scale = "number"
+	}
+	if !conflict || len(sides) < 2 {
+		return nil
+	}
+	kind := FieldConflict
+	switch scale {
+	case fscaleVerdict:
+		kind = VerdictConflict
+	case fscaleOption:
+		kind = ChoiceConflict
+	}
+	c := &Contradiction{Kind: kind, Subject: fd.Item + ": " + fd.Field, Key: "field:" + cluster[0].class + ":" + strings.Join(cluster[0].key.words, " ")}
+	var vals []string
+	for _, r := range sides {
+		c.Claims = append(c.Claims, Claim{Variant: r.Variant, Section: r.Section, Block: -1, Line: r.Line, Text: r.Name + ": " + r.Value,
+			Quote: r.Quote, Type: Factual, lower: strings.ToLower(r.Value)})
+		if !slices.Contains(vals, r.norm.label) {
+			vals = append(vals, r.norm.label)
+		}
+	}
+	// A rating or verdict that differs matters to whoever acts on it, but
+	// it is one judgement against another, not an impossible design.
+	c.Impact = Medium
+	switch scale {
+	case fscaleVerdict:
+		c.Reason = "reviewers' verdicts differ (" + strings.Join(vals, " vs ") + ")"
+	case fscaleLevel:
+		c.Reason = "ratings differ (" + strings.Join(vals, " vs ") + ")"
+	case fscaleOption:
+		c.Reason = "different options chosen (" + strings.Join(vals, " vs ") + ")"
+	default:
+		c.Reason = "values differ (" + strings.Join(vals, " vs ") + ")"
+	}
+	return c
+}
+
+// fldNumericSides returns the numeric values of a cluster when they differ
+// and every one names its item by an id the others share.
+func fldNumericSides(cluster []fldRef) ([]fldRef, bool) {
+	var sides []fldRef
+	for _, r := range cluster {
+		if r.norm.kind == fvNum && len(r.key.ids) > 0 && len(r.key.words) > 0 {
+			sides = append(sides, r)
+		}
+	}
+	if len(sides) < 2 {
+		return nil, false
+	}
+	differ := false
+	for i := range sides {
+		for j := i + 1; j < len(sides); j++ {
+			if fldIDMatch(sides[i].key, sides[j].key) <= 0 || sides[i].key.words.Dice(sides[j].key.words) < 0.8 {
+				return nil, false
+			}
+			if same, ok := sides[i].norm.agree(sides[j].norm); ok && !same {
+				differ = true
+			}
+		}
+	}
+	return sides, differ
+}
+
+// withFieldContradictions adds the contradictions read from labelled
+// fields to the detectors' findings, dropping those a detector already
+// reported (same signature, scope and variants), in the detectors' order.
+func withFieldContradictions(cs, fields []Contradiction) []Contradiction {
+	if len(fields) == 0 {
+		return cs
+	}
+	seen := map[string]bool{}
+	for _, c := range cs {
+		seen[c.Signature()+"|"+string(c.Scope())+"|"+fmt.Sprint(variantList(c))] = true
+	}
+	out := slices.Clone(cs)
+	for _, c := range fields {
+		if k := c.Signature() + "|" + string(c.Scope()) + "|" + fmt.Sprint(variantList(c)); !seen[k] {
+			seen[k] = true
+			out = append(out, c)
+		}
+	}
+	SortContradictions(out)
+	return out
+}
+
+// ---- fields of one topic, for the content comparison ----
+
+// topicField is one field compared within a topic: its values in the
+// variants whose sections of the topic give it.
+type topicField struct {
+	name   string         // as the first variant giving it writes it
+	item   string         // the table row's key; empty for the section itself
+	byVar  map[int]fldRef // variant → value
+	differ bool
+}
+
+// label is the field's name for people, with the row it belongs to when
+// it comes from a table: "Verdict", "R-002 … / Probability".
+func (tf topicField) label() string {
+	if tf.item == "" {
+		return tf.name
+	}
+	return clip(tf.item, 40) + " / " + tf.name
+}
+
+// nameIn is the field's name as variant v writes it.
+func (tf topicField) nameIn(v int) string {
+	r, ok := tf.byVar[v]
+	if !ok || tf.item != "" {
+		return tf.label()
+	}
+	return r.Name
+}
+
+// value is what variant v gives, for a table cell: the label when the
+// value has one ("CONFIRMED HIGH"), else the value as written.
+func (tf topicField) value(v int) string {
+	r, ok := tf.byVar[v]
+	if !ok {
+		return "—"
+	}
+	if r.norm.kind == fvEnum && r.norm.label != "" {
+		return r.norm.label
+	}
+	return clip(r.Value, 40)
+}
+
+// topicFields compares the labelled fields of a topic's sections (their
+// own text, as the content comparison reads it): the fields at least two
+// variants give comparable values for, the differing ones first, then in
+// the order of the first variant's text.
+func topicFields(docs []*Document, t topic) []topicField {
+	byClass := map[string][]fldRef{}
+	var classes []string
+	for v, si := range t.sections {
+		if si < 0 {
+			continue
+		}
+		seen := map[string]int{}
+		for _, nf := range sectionFields(docs[v])[si] {
+			f, nv := nf.Field, nf.norm
+			f.Variant = v
+			cls := fldClass(f.Name, nv)
+			if cls == "" || nv.kind == fvNone {
+				continue
+			}
+			if f.Form != FormTable {
+				f.Item = "" // the section is the item: the topic itself
+			}
+			r := fldRef{Field: f, norm: nv, class: cls, key: newFldItemKey(f.Item), topic: 0}
+			dup := fmt.Sprintf("%d|%s|%s", f.Line, cls, f.Item)
+			if f.Form != FormTable {
+				dup = cls
+			}
+			if i, ok := seen[dup]; ok {
+				if f.Form == FormTable {
+					byClass[cls][i] = r
+				}
+				continue
+			}
+			if _, ok := byClass[cls]; !ok {
+				classes = append(classes, cls)
+			}
+			seen[dup] = len(byClass[cls])
+			byClass[cls] = append(byClass[cls], r)
+		}
+	}
+	clustered := map[string][][]fldRef{}
+	for _, cls := range classes {
+		uniqueIDs(byClass[cls])
+		clustered[cls] = fldMatchItems(byClass[cls], len(docs), nil)
+	}
+	corroborate(clustered)
+	var out []topicField
+	for _, cls := range classes {
+		for _, cl := range clustered[cls] {
+			if len(cl) < 2 {
+				continue
+			}
+			tf := topicField{name: cl[0].Name, item: cl[0].Item, byVar: map[int]fldRef{}}
+			comparable := false
+			for i, r := range cl {
+				tf.byVar[r.Variant] = r
+				for _, o := range cl[i+1:] {
+					if same, ok := r.norm.agree(o.norm); ok {
+						comparable = true
+						tf.differ = tf.differ || !same
+					}
+				}
+			}
+			if comparable {
+				out = append(out, tf)
+			}
+		}
+	}
+	first := func(tf topicField) (int, int) {
+		for v := range docs {
+			if r, ok := tf.byVar[v]; ok {
+				return v, r.Line
+			}
+		}
+		return len(docs), 0
+	}
+	slices.SortStableFunc(out, func(a, b topicField) int {
+		if a.differ != b.differ {
+			if a.differ {
+				return -1
+			}
+			return 1
+		}
+		av, al := first(a)
+		bv, bl := first(b)
+		if av != bv {
+			return av - bv
+		}
+		return al - bl
+	})
+	return out
+}
+
+// fieldLines returns the lines of a variant's section that hold labelled
+// fields with a value short enough to compare: a line that only labels a
+// value ("**Verdict**: CONFIRMED", "**Confidence:** high") says too little
+// to summarise the section. Table rows are not such lines.
+func fieldLines(d *Document, v, si int) map[int]bool {
+	lines := map[int]bool{}
+	for _, f := range sectionFields(d)[si] {
+		if f.Form != FormTable {
+			lines[f.Line] = true
+		}
+	}
+	return lines
+}
