@@ -110,12 +110,33 @@ type fldRef struct {
 // slice is shared, so callers copy each element before changing it.
 func docFieldRefs(d *Document) []fldRef {
 	return d.Memo(fieldRefsKey{}, func() any {
-		var out []fldRef
-		for _, f := range d.Memo(fieldsKey{}, func() any { return extractFields(d) }).([]Field) {
+		fields := d.Memo(fieldsKey{}, func() any { return extractFields(d) }).([]Field)
+		out := make([]fldRef, 0, len(fields))
+		// Many fields share an item (the section's title) and a context:
+		// each is derived once. Keys and contexts are never changed in
+		// place, so the fields can share them.
+		keys := map[string]fldItemKey{}
+		type place struct {
+			section int
+			table   bool
+		}
+		contexts := map[place]words.Set{}
+		for _, f := range fields {
 			nv := fldNormalise(f)
-			r := fldRef{Field: f, norm: nv, class: fldClass(f.Name, nv), key: newFldItemKey(f.Item), topic: -1}
+			key, ok := keys[f.Item]
+			if !ok {
+				key = newFldItemKey(f.Item)
+				keys[f.Item] = key
+			}
+			r := fldRef{Field: f, norm: nv, class: fldClass(f.Name, nv), key: key, topic: -1}
 			if f.Section >= 0 && r.class != "" {
-				r.where = fldContext(d, f)
+				at := place{f.Section, f.Form == FormTable}
+				where, ok := contexts[at]
+				if !ok {
+					where = fldContext(d, f)
+					contexts[at] = where
+				}
+				r.where = where
 			}
 			out = append(out, r)
 		}
@@ -123,26 +144,21 @@ func docFieldRefs(d *Document) []fldRef {
 	}).([]fldRef)
 }
 
-// normalisedField is a field with its value reduced for comparison.
-type normalisedField struct {
-	Field
-	norm fldValue
-}
-
 type sectionFieldsKey struct{}
 
 // sectionFields returns the document's fields whose values can be
-// compared, normalised once and grouped by section, for the steps that
-// look at one section at a time. Variant is 0: callers set their own. The
-// map and slices are shared: read only.
-func sectionFields(doc *Document) map[int][]normalisedField {
+// compared, normalised, classed and keyed once (see [docFieldRefs]) and
+// grouped by section, for the steps that look at one section at a time.
+// Variant is 0: callers set their own. The map and slices are shared: read
+// only.
+func sectionFields(doc *Document) map[int][]fldRef {
 	return doc.Memo(sectionFieldsKey{}, func() any {
-		bySection := map[int][]normalisedField{}
+		bySection := map[int][]fldRef{}
 		for _, r := range docFieldRefs(doc) {
 			if r.norm.kind != fvNone {
-				bySection[r.Section] = append(bySection[r.Section], normalisedField{r.Field, r.norm})
+				bySection[r.Section] = append(bySection[r.Section], r)
 			}
 		}
 		return bySection
-	}).(map[int][]normalisedField)
+	}).(map[int][]fldRef)
 }

@@ -313,17 +313,19 @@ func topicFields(docs []*Document, t topic) []topicField {
 			continue
 		}
 		seen := map[string]int{}
-		for _, nf := range sectionFields(docs[v])[si] {
-			f, nv := nf.Field, nf.norm
+		for _, sf := range sectionFields(docs[v])[si] {
+			f, nv := sf.Field, sf.norm
 			f.Variant = v
-			cls := fldClass(f.Name, nv)
+			cls := sf.class // fldClass(f.Name, nv)
 			if cls == "" || nv.kind == fvNone {
 				continue
 			}
+			key := sf.key // newFldItemKey(f.Item)
 			if f.Form != FormTable {
 				f.Item = "" // the section is the item: the topic itself
+				key = fldItemKey{header: true}
 			}
-			r := fldRef{Field: f, norm: nv, class: cls, key: newFldItemKey(f.Item), topic: 0}
+			r := fldRef{Field: f, norm: nv, class: cls, key: key, topic: 0}
 			dup := fmt.Sprintf("%d|%s|%s", f.Line, cls, f.Item)
 			if f.Form != FormTable {
 				dup = cls
