@@ -147,7 +147,7 @@ var _ ContradictionDetector = RuleDetector{}
 func (RuleDetector) Detect(ctx context.Context, in DetectInput) ([]Contradiction, error) {
 	var all []Contradiction
 	for _, detect := range []func(DetectInput) []Contradiction{
-		detectNumeric, detectOpposing, detectChoices, detectRequirementConstraint, detectCycles,
+		detectNumeric, detectOpposing, detectChoices, detectRequirementConstraint, detectCycles, detectPlacement,
 	} {
 		if err := ctx.Err(); err != nil {
 			return nil, err
