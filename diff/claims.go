@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/crucible-go/crucible/internal/lexicon"
 	"github.com/crucible-go/crucible/internal/words"
@@ -853,7 +854,7 @@ var approxMarks = []string{"~", "≈", "about", "approximately", "approx.", "app
 // approximate reports whether the text before a number ends with a mark of
 // an estimate.
 func approximate(before string) bool {
-	before = strings.ToLower(strings.TrimRight(before, " *_`("))
+	before = strings.ToLower(tail(strings.TrimRight(before, " *_`("), 24))
 	for _, m := range approxMarks {
 		if strings.HasSuffix(before, m) && (len(m) == 1 || m == "≈" || len(before) == len(m) || !isWordByte(before[len(before)-len(m)-1])) {
 			return true
@@ -880,11 +881,38 @@ func inFormula(sent string, start, end int) bool {
 // value cited from elsewhere ("the "94% convergence" figure") is not one
 // the document states.
 func quoted(sent string, start, end int) bool {
-	before, after := sent[:start], sent[end:]
+	// A quotation is short: look at most quoteWindow bytes either side, so
+	// a sentence with thousands of numbers costs linear time.
+	before, after := tail(sent[:start], quoteWindow), head(sent[end:], quoteWindow)
 	if strings.Count(before, "\"")%2 == 1 && strings.Contains(after, "\"") {
 		return true
 	}
 	return strings.LastIndex(before, "“") > strings.LastIndex(before, "”") && strings.Contains(after, "”")
+}
+
+const quoteWindow = 160
+
+// tail returns the last n bytes of s (fewer at a rune boundary) and head
+// the first n: bounded windows around a number.
+func tail(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	i := len(s) - n
+	for i < len(s) && !utf8.RuneStart(s[i]) {
+		i++
+	}
+	return s[i:]
+}
+
+func head(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }
 
 // conditionWords open a clause that states a condition: the number after
@@ -896,6 +924,7 @@ var conditionWords = map[string]bool{"when": true, "if": true, "once": true, "un
 // conditional reports whether the clause that holds a number, up to the
 // number, opens with a condition or an example.
 func conditional(before string) bool {
+	before = tail(before, quoteWindow) // the clause's first words are near the number
 	if i := strings.LastIndexAny(before, ",;:.(—"); i >= 0 {
 		before = before[i+1:]
 	}
