@@ -14,13 +14,7 @@ import (
 // lines of YAML code blocks, and table columns that hold labels.
 
 func extractFields(doc *Document) []Field {
-	lines := strings.Split(doc.Source, "\n")
-	line := func(n int) string {
-		if n < 1 || n > len(lines) {
-			return ""
-		}
-		return lines[n-1]
-	}
+	line := fldSourceLines(doc)
 	header := fldHeaderSections(doc)
 	count := map[string]int{}
 	for _, sec := range doc.Sections {
@@ -63,6 +57,33 @@ func extractFields(doc *Document) []Field {
 		}
 	}
 	return out
+}
+
+// fldSourceLines returns the 1-based lines of doc's source, without their
+// newline ("" out of range), read through the parser's line index rather
+// than by splitting the whole source.
+func fldSourceLines(doc *Document) func(int) string {
+	if doc.lineStarts == nil { // decoded from JSON
+		lines := strings.Split(doc.Source, "\n")
+		return func(n int) string {
+			if n < 1 || n > len(lines) {
+				return ""
+			}
+			return lines[n-1]
+		}
+	}
+	return func(n int) string {
+		// A final newline starts no line in the index: the empty line
+		// after it is out of range, and "" either way.
+		if n < 1 || n > len(doc.lineStarts) {
+			return ""
+		}
+		l := doc.Source[doc.lineStarts[n-1]:]
+		if i := strings.IndexByte(l, '\n'); i >= 0 {
+			l = l[:i]
+		}
+		return l
+	}
 }
 
 // fldHeaderSections marks the sections whose fields describe the whole
@@ -109,9 +130,14 @@ var (
 // one, several when segments separated by " | " each start with a bold
 // label ("**Duration**: 5-7 days | **Milestone**: M3").
 func fldLabelledLine(src string) []Field {
+	if !strings.ContainsAny(src, ":：") {
+		return nil // every form of label ends in a colon
+	}
 	quote := strings.TrimSpace(src)
 	s := strings.TrimLeft(quote, "> \t")
-	s = fldListMarkRE.ReplaceAllString(s, "")
+	if m := fldListMarkRE.FindStringIndex(s); m != nil {
+		s = s[m[1]:] // the pattern is anchored and never empty: one match at most
+	}
 	if s == "" {
 		return nil
 	}
