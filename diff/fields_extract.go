@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/crucible-go/crucible/internal/words"
 )
@@ -251,8 +252,36 @@ var fldMarkup = strings.NewReplacer("**", "", "__", "", "`", "", "~~", "")
 
 // fldPlain removes inline markup: emphasis, code ticks, link brackets.
 func fldPlain(s string) string {
+	if !strings.ContainsAny(s, "*`") && !strings.Contains(s, "__") && !strings.Contains(s, "~~") && fldSpaced(s) {
+		return s // nothing to remove, nothing to respace
+	}
 	s = fldMarkup.Replace(s)
 	return strings.Join(strings.Fields(strings.ReplaceAll(s, "*", "")), " ")
+}
+
+// fldSpaced reports whether s is valid UTF-8 already spaced as
+// strings.Join(strings.Fields(s), " ") spaces it: single plain spaces
+// between words, none at either end.
+func fldSpaced(s string) bool {
+	space := true // at the start, as after a space
+	for i := 0; i < len(s); {
+		c, n := rune(s[i]), 1
+		if c >= utf8.RuneSelf {
+			if c, n = utf8.DecodeRuneInString(s[i:]); c == utf8.RuneError && n == 1 {
+				return false
+			}
+		}
+		i += n
+		if !unicode.IsSpace(c) {
+			space = false
+			continue
+		}
+		if c != ' ' || space {
+			return false
+		}
+		space = true
+	}
+	return s == "" || !space
 }
 
 // ---- YAML lines ----

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // The known scales of labelled values — reviewers' verdicts, ordinal
@@ -193,6 +194,21 @@ func fldQualified(rest string) bool {
 
 var fldLevelTokRE = regexp.MustCompile(`^(?i)(LOW|MEDIUM|MED|MODERATE|HIGH|CRITICAL)(?:[-/](LOW|MEDIUM|MED|MODERATE|HIGH|CRITICAL))?$`)
 
+// fldLevelStart reports whether t can match fldLevelTokRE, which needs a
+// level word first: an ASCII start other than l, m, h or c (in either
+// case) cannot. A non-ASCII start is left to the pattern.
+func fldLevelStart(t string) bool {
+	if t == "" {
+		return false
+	}
+	switch c := t[0]; {
+	case c >= utf8.RuneSelf:
+		return true
+	default:
+		return strings.IndexByte("lLmMhHcC", c) >= 0
+	}
+}
+
 // fldLevelValue reads an ordinal level: "Low", "Low-Medium", "CONFIRMED
 // HIGH", "RECLASSIFY to CRITICAL", "HIGH -- P0 blocker". The value must
 // name one level; "High (TUI) / Medium (Logger)" names two and is not one.
@@ -200,6 +216,9 @@ func fldLevelValue(toks []string, head string) (fldValue, bool) {
 	found := ""
 	for i, t := range toks {
 		t = strings.Trim(t, ".,;:!*")
+		if !fldLevelStart(t) {
+			continue
+		}
 		m := fldLevelTokRE.FindStringSubmatch(t)
 		if m == nil {
 			continue

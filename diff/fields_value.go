@@ -245,6 +245,9 @@ func fldValueHead(v string) (head, after string) {
 }
 
 func fldStripParens(s string) string {
+	if !strings.ContainsAny(s, "()") && fldSpaced(s) {
+		return s
+	}
 	var b strings.Builder
 	depth := 0
 	for _, c := range s {
