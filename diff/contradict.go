@@ -154,8 +154,34 @@ func (RuleDetector) Detect(ctx context.Context, in DetectInput) ([]Contradiction
 		}
 		all = append(all, detect(in)...)
 	}
+	// Minimal pairs are the catch-all for choices the other rules cannot
+	// name; a pair another rule already reports adds nothing.
+	for _, c := range detectMinimalPairs(in) {
+		if !coveredBy(c, all) {
+			all = append(all, c)
+		}
+	}
 	SortContradictions(all)
 	return all, nil
+}
+
+// coveredBy reports whether one of cs cites every statement c cites.
+func coveredBy(c Contradiction, cs []Contradiction) bool {
+	type at struct{ v, line int }
+	for _, o := range cs {
+		have := map[at]bool{}
+		for _, cl := range o.Claims {
+			have[at{cl.Variant, cl.Line}] = true
+		}
+		all := true
+		for _, cl := range c.Claims {
+			all = all && have[at{cl.Variant, cl.Line}]
+		}
+		if all {
+			return true
+		}
+	}
+	return false
 }
 
 // SortContradictions orders contradictions as [RuleDetector.Detect] does.
@@ -777,14 +803,17 @@ func newTopicIndex(in DetectInput) topicIndex {
 	return ti
 }
 
-// of returns the key of the place that holds a section: its topic, or —
-// when neither it nor an ancestor below the title is aligned — the
+// of returns the key of the place that holds a section: its own topic,
+// else the topic of its nearest aligned ancestor below the title, else the
 // section itself, so that its values compare within the variant alone.
 func (ti topicIndex) of(v, si int) string {
 	if ti.byPlace == nil {
 		return ""
 	}
 	d := ti.docs[v]
+	if t, ok := ti.byPlace[v][si]; ok && si >= 0 {
+		return "t" + strconv.Itoa(t) // the section itself, the preamble under the title included
+	}
 	for s := si; s >= 0 && s < len(d.Sections) && d.Sections[s].Depth > 0; s = d.Sections[s].Parent {
 		if t, ok := ti.byPlace[v][s]; ok {
 			return "t" + strconv.Itoa(t)
