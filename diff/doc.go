@@ -16,4 +16,25 @@
 //
 // The Document is the source of truth for positions. The Markdown artifacts
 // the pipeline writes are renderings of typed values built on it.
+//
+// # Step 1: the analysis
+//
+// [Analyze] first aligns the variants' sections by topic (titles without
+// their numbering, shared rare terms and identifiers of their text, and
+// the structure around them), so "Key Risks" meets "Risks & Mitigations"
+// and a roadmap's H1 phases meet another's H2 phases: [Analysis.Topics].
+// It then reads labelled fields ("**Verdict**: OVERSTATED", a risk table's
+// Probability column, "estimated_tokens: 300") and reports the ones whose
+// values differ for one item: [Analysis.Fields]. Contradictions come from
+// [ContradictionDetector]s: the rules of [RuleDetector] compare values only
+// where they speak of one thing — one aligned topic, one section, one
+// named item — and report a difference of estimates or wording as a
+// content difference, not a contradiction; a [ModelDetector] sees the
+// statements with the alignment and the field table. Every finding quotes
+// the variants verbatim with line numbers.
+//
+// The analysis is measured against hand-labelled real variant sets: `go
+// test ./diff -run TestEval -v` reads them from ../shared/eval (or
+// $CRUCIBLE_EVAL) and prints precision and recall per set; the totals must
+// stay above the floors in testdata/eval/floors.json.
 package diff
