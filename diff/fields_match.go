@@ -325,7 +325,7 @@ func fldRenumberings(byClass map[string][]fldRef) map[[2]int]bool {
 // items in aligned sections, where each is the other's best match — by
 // more than 0.3 (one shared word of four on each side, with one agreeing
 // level such as Impact: High, is too often two different risks).
-func fldItemScore(a, b fldRef, renumbered bool) (score float64, weak bool) {
+func fldItemScore(a, b *fldRef, renumbered bool) (score float64, weak bool) {
 	if a.key.header || b.key.header {
 		if a.key.header && b.key.header {
 			return 1, false
@@ -368,34 +368,45 @@ const fldCommonToken = 64
 // value per variant per cluster, each variant's items matched one-to-one
 // to the clusters so far, best matches first.
 func fldMatchItems(refs []fldRef, n int, renumbered map[[2]int]bool) [][]fldRef {
-	var clusters [][]fldRef
+	// While matching, a cluster holds its members' indexes in refs, with
+	// whether each was matched weakly; the clusters of values are built
+	// once at the end.
+	type member struct {
+		ref  int
+		weak bool
+	}
+	var clusters [][]member
 	// Clusters are found through what their members' keys hold — words,
 	// id numbers, citations — so each item is scored against the few
 	// clusters it could match, not all of them.
 	byToken := map[string][]int{}
-	index := func(c int, r fldRef) {
-		for _, tok := range r.key.tokens() {
+	tokens := make([][]string, len(refs))
+	index := func(c, i int) {
+		for _, tok := range tokens[i] {
 			if l := byToken[tok]; len(l) == 0 || l[len(l)-1] != c {
 				byToken[tok] = append(l, c)
 			}
 		}
 	}
-	for v := range n {
-		var mine []fldRef
-		for _, r := range refs {
-			if r.Variant == v {
-				mine = append(mine, r)
-			}
+	byVariant := make([][]int, n)
+	for i := range refs {
+		if v := refs[i].Variant; v >= 0 && v < n {
+			byVariant[v] = append(byVariant[v], i)
+			tokens[i] = refs[i].key.tokens()
 		}
+	}
+	for v := range n {
+		mine := byVariant[v]
 		type cand struct {
 			i, c  int
 			score float64
 			weak  bool
 		}
 		var cands []cand
-		for i, r := range mine {
+		for i, ri := range mine {
+			r := &refs[ri]
 			var near []int
-			for _, tok := range r.key.tokens() {
+			for _, tok := range tokens[ri] {
 				if l := byToken[tok]; len(l) <= fldCommonToken || tok[0] == '#' || tok[0] == '@' || tok[0] == '^' {
 					near = append(near, l...)
 				}
@@ -404,7 +415,8 @@ func fldMatchItems(refs []fldRef, n int, renumbered map[[2]int]bool) [][]fldRef 
 			for _, c := range slices.Compact(near) {
 				best, weak := 0.0, false
 				for _, m := range clusters[c] {
-					if s, w := fldItemScore(r, m, renumbered[[2]int{r.Variant, m.Variant}]); s > best {
+					o := &refs[m.ref]
+					if s, w := fldItemScore(r, o, renumbered[[2]int{r.Variant, o.Variant}]); s > best {
 						best, weak = s, w
 					}
 				}
@@ -440,19 +452,35 @@ func fldMatchItems(refs []fldRef, n int, renumbered map[[2]int]bool) [][]fldRef 
 				continue
 			}
 			usedItem[c.i], usedCluster[c.c] = true, true
-			m := mine[c.i]
-			m.weak = c.weak
-			clusters[c.c] = append(clusters[c.c], m)
-			index(c.c, m)
+			clusters[c.c] = append(clusters[c.c], member{mine[c.i], c.weak})
+			index(c.c, mine[c.i])
 		}
-		for i, r := range mine {
+		for i, ri := range mine {
 			if !usedItem[i] {
-				clusters = append(clusters, []fldRef{r})
-				index(len(clusters)-1, r)
+				clusters = append(clusters, []member{{ri, refs[ri].weak}})
+				index(len(clusters)-1, ri)
 			}
 		}
 	}
-	return clusters
+	if len(clusters) == 0 {
+		return nil
+	}
+	total := 0
+	for _, ms := range clusters {
+		total += len(ms)
+	}
+	all := make([]fldRef, 0, total)
+	out := make([][]fldRef, len(clusters))
+	for c, ms := range clusters {
+		start := len(all)
+		for _, m := range ms {
+			r := refs[m.ref]
+			r.weak = m.weak
+			all = append(all, r)
+		}
+		out[c] = all[start:len(all):len(all)]
+	}
+	return out
 }
 
 // corroborate drops the weak matches nothing confirms. Two items whose
@@ -466,15 +494,15 @@ func corroborate(clustered map[string][][]fldRef) {
 		item       string
 	}
 	ref := func(r fldRef) itemRef { return itemRef{r.Variant, r.Section, r.Item} }
-	values := map[itemRef]map[string]fldRef{}
+	values := map[itemRef]map[string]fldValue{} // the normalised values of each item's fields
 	for cls, clusters := range clustered {
 		for _, cl := range clusters {
 			for _, r := range cl {
 				k := ref(r)
 				if values[k] == nil {
-					values[k] = map[string]fldRef{}
+					values[k] = map[string]fldValue{}
 				}
-				values[k][cls] = r
+				values[k][cls] = r.norm
 			}
 		}
 	}
@@ -484,7 +512,7 @@ func corroborate(clustered map[string][][]fldRef) {
 				continue
 			}
 			if y, ok := values[b][cls]; ok {
-				if same, comparable := x.norm.agree(y.norm); comparable && same {
+				if same, comparable := x.agree(y); comparable && same {
 					return true
 				}
 			}
@@ -494,6 +522,14 @@ func corroborate(clustered map[string][][]fldRef) {
 	for cls, clusters := range clustered {
 		var out [][]fldRef
 		for _, cl := range clusters {
+			weak := false
+			for i := range cl {
+				weak = weak || cl[i].weak
+			}
+			if !weak {
+				out = append(out, cl) // nothing to confirm: kept whole
+				continue
+			}
 			var kept, dropped []fldRef
 			for _, r := range cl {
 				if !r.weak {
