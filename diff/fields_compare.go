@@ -3,6 +3,7 @@ package diff
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -14,6 +15,14 @@ import (
 // contradictions among them (values on one known scale that differ).
 func compareFields(docs []*Document, topics []topic) ([]FieldDisagreement, []Contradiction) {
 	topicOf := fldSectionTopics(docs, topics)
+	size := map[string]int{} // fields per class, duplicates included
+	for _, d := range docs {
+		for _, r := range docFieldRefs(d) {
+			if r.class != "" {
+				size[r.class]++
+			}
+		}
+	}
 	byClass := map[string][]fldRef{}
 	var classes []string
 	for v, d := range docs {
@@ -28,9 +37,11 @@ func compareFields(docs []*Document, topics []topic) ([]FieldDisagreement, []Con
 			if f.Section >= 0 {
 				r.topic = topicOf[v][f.Section]
 			}
-			dup := fmt.Sprintf("%d|%s|%d|%s", f.Line, cls, f.Section, f.Item)
-			if f.Form != FormTable {
-				dup = fmt.Sprintf("%d|%s|%s", f.Section, f.Item, cls)
+			var dup string // as fmt.Sprintf("%d|%s|%d|%s") and ("%d|%s|%s") write them
+			if f.Form == FormTable {
+				dup = strconv.Itoa(f.Line) + "|" + cls + "|" + strconv.Itoa(f.Section) + "|" + f.Item
+			} else {
+				dup = strconv.Itoa(f.Section) + "|" + f.Item + "|" + cls
 			}
 			if i, ok := seen[dup]; ok {
 				if f.Form == FormTable {
@@ -40,6 +51,7 @@ func compareFields(docs []*Document, topics []topic) ([]FieldDisagreement, []Con
 			}
 			if _, ok := byClass[cls]; !ok {
 				classes = append(classes, cls)
+				byClass[cls] = make([]fldRef, 0, size[cls])
 			}
 			seen[dup] = len(byClass[cls])
 			byClass[cls] = append(byClass[cls], r)
@@ -326,9 +338,9 @@ func topicFields(docs []*Document, t topic) []topicField {
 				key = fldItemKey{header: true}
 			}
 			r := fldRef{Field: f, norm: nv, class: cls, key: key, topic: 0}
-			dup := fmt.Sprintf("%d|%s|%s", f.Line, cls, f.Item)
-			if f.Form != FormTable {
-				dup = cls
+			dup := cls
+			if f.Form == FormTable {
+				dup = strconv.Itoa(f.Line) + "|" + cls + "|" + f.Item // as fmt.Sprintf("%d|%s|%s") writes it
 			}
 			if i, ok := seen[dup]; ok {
 				if f.Form == FormTable {

@@ -1,7 +1,6 @@
 package diff
 
 import (
-	"fmt"
 	"regexp"
 	"slices"
 	"strconv"
@@ -115,6 +114,23 @@ func (k fldItemKey) tokens() []string {
 		out = append(out, "@"+r)
 	}
 	return out
+}
+
+// fldIDKey writes an id as fmt.Sprint does ("{delta [2 1]}"), without
+// reflection: uniqueIDs counts the items that share it.
+func fldIDKey(id fldItemID) string {
+	b := make([]byte, 0, len(id.prefix)+4+4*len(id.num))
+	b = append(b, '{')
+	b = append(b, id.prefix...)
+	b = append(b, " ["...)
+	for i, n := range id.num {
+		if i > 0 {
+			b = append(b, ' ')
+		}
+		b = strconv.AppendInt(b, int64(n), 10)
+	}
+	b = append(b, "]}"...)
+	return string(b)
 }
 
 // fldIDMatch compares two items' ids: 1 when some id of one is an id of
@@ -238,7 +254,7 @@ func uniqueIDs(refs []fldRef) {
 	}
 	for _, r := range refs {
 		for _, id := range r.key.ids {
-			note(r.Variant, fmt.Sprint(id), r.Item)
+			note(r.Variant, fldIDKey(id), r.Item)
 		}
 		for _, ref := range r.key.refs {
 			note(r.Variant, ref, r.Item)
@@ -248,7 +264,7 @@ func uniqueIDs(refs []fldRef) {
 		r := &refs[i]
 		ids := r.key.ids[:0:0]
 		for _, id := range r.key.ids {
-			if len(items[owner{r.Variant, fmt.Sprint(id)}]) == 1 {
+			if len(items[owner{r.Variant, fldIDKey(id)}]) == 1 {
 				ids = append(ids, id)
 			}
 		}
@@ -270,25 +286,35 @@ func uniqueIDs(refs []fldRef) {
 // are ever compared.
 func fldRenumberings(byClass map[string][]fldRef) map[[2]int]bool {
 	type titled struct {
-		v   int
-		key fldItemKey
+		v     int
+		key   fldItemKey
+		title string // the words of the title
 	}
-	seen := map[string]bool{}
+	type item struct {
+		v, section int
+		item       string
+	}
+	type title struct {
+		v     int
+		title string
+	}
+	seen := map[item]bool{}
 	var items []titled
-	titles := map[string]int{} // variant|words → items with that title
+	titles := map[title]int{} // items with that title in the variant
 	for _, rs := range byClass {
 		for _, r := range rs {
-			k := fmt.Sprintf("%d|%d|%s", r.Variant, r.Section, r.Item)
+			k := item{r.Variant, r.Section, r.Item}
 			if !seen[k] && len(r.key.fams) > 0 && len(r.key.words) >= 2 {
 				seen[k] = true
-				items = append(items, titled{r.Variant, r.key})
-				titles[fmt.Sprintf("%d|%s", r.Variant, strings.Join(r.key.words, " "))]++
+				it := titled{r.Variant, r.key, strings.Join(r.key.words, " ")}
+				items = append(items, it)
+				titles[title{it.v, it.title}]++
 			}
 		}
 	}
 	bySig := map[string][]int{}
 	for i, it := range items {
-		if titles[fmt.Sprintf("%d|%s", it.v, strings.Join(it.key.words, " "))] > 1 {
+		if titles[title{it.v, it.title}] > 1 {
 			continue // a title several items share identifies none of them
 		}
 		for _, sig := range dropOne(keyed{words: it.key.words}) {
