@@ -165,22 +165,27 @@ func fldLabelledLine(src string) []Field {
 }
 
 func fldLabelled(s string) (Field, bool) {
-	if m := fldLabelSpanRE.FindStringSubmatch(s); m != nil && fldKeyOK(m[1]) {
-		return Field{Name: fldPlain(m[1]), Value: strings.TrimSpace(fldPlain(m[2])), Bounded: true}, true
+	if strings.HasPrefix(s, "*") || strings.HasPrefix(s, "_") { // a bold or italic label opens with its markup
+		if m := fldLabelSpanRE.FindStringSubmatch(s); m != nil && fldKeyOK(m[1]) {
+			return Field{Name: fldPlain(m[1]), Value: strings.TrimSpace(fldPlain(m[2])), Bounded: true}, true
+		}
+		for _, re := range fldLabelKeyREs {
+			m := re.FindStringSubmatch(s)
+			if m == nil {
+				continue
+			}
+			if strings.ContainsAny(m[1], ":：") || !fldKeyOK(m[1]) {
+				return Field{}, false
+			}
+			val, bounded := fldValueSpan(m[2])
+			if val == "" {
+				return Field{}, false
+			}
+			return Field{Name: fldPlain(m[1]), Value: val, Bounded: bounded, raw: m[2]}, true
+		}
 	}
-	for _, re := range fldLabelKeyREs {
-		m := re.FindStringSubmatch(s)
-		if m == nil {
-			continue
-		}
-		if strings.ContainsAny(m[1], ":：") || !fldKeyOK(m[1]) {
-			return Field{}, false
-		}
-		val, bounded := fldValueSpan(m[2])
-		if val == "" {
-			return Field{}, false
-		}
-		return Field{Name: fldPlain(m[1]), Value: val, Bounded: bounded, raw: m[2]}, true
+	if !fldPlainKeyShape(s) {
+		return Field{}, false
 	}
 	if m := fldPlainKeyRE.FindStringSubmatch(s); m != nil && fldKeyOK(m[1]) && unicode.IsUpper(rune(m[1][0])) && !sentenceStart(m[1]) {
 		val, bounded := fldValueSpan(m[2])
@@ -190,6 +195,26 @@ func fldLabelled(s string) (Field, bool) {
 		return Field{Name: fldPlain(m[1]), Value: val, Bounded: bounded, raw: m[2]}, true
 	}
 	return Field{}, false
+}
+
+// fldPlainKeyShape reports whether s can be a plain "Key: value" line
+// that fldLabelled takes: fldPlainKeyRE's key holds no colon, so its colon
+// is the first one; before it come only the key's characters and spaces,
+// after it a space; and the key starts with an upper-case ASCII letter.
+func fldPlainKeyShape(s string) bool {
+	i := strings.IndexByte(s, ':')
+	if i < 1 || i+1 >= len(s) || s[0] < 'A' || s[0] > 'Z' {
+		return false
+	}
+	for j := 1; j < i; j++ {
+		switch c := s[j]; {
+		case 'A' <= c && c <= 'Z', 'a' <= c && c <= 'z', '0' <= c && c <= '9':
+		case strings.IndexByte(" _./()&'-\t\n\f\r", c) >= 0:
+		default:
+			return false
+		}
+	}
+	return strings.IndexByte(" \t\n\f\r", s[i+1]) >= 0
 }
 
 // fldValueSpan returns a value's text, markup removed, and whether its extent
