@@ -153,9 +153,18 @@ type sectionFieldsKey struct{}
 // only.
 func sectionFields(doc *Document) map[int][]fldRef {
 	return doc.Memo(sectionFieldsKey{}, func() any {
-		bySection := map[int][]fldRef{}
+		size := map[int]int{}
 		for _, r := range docFieldRefs(doc) {
 			if r.norm.kind != fvNone {
+				size[r.Section]++
+			}
+		}
+		bySection := make(map[int][]fldRef, len(size))
+		for _, r := range docFieldRefs(doc) {
+			if r.norm.kind != fvNone {
+				if bySection[r.Section] == nil {
+					bySection[r.Section] = make([]fldRef, 0, size[r.Section])
+				}
 				bySection[r.Section] = append(bySection[r.Section], r)
 			}
 		}

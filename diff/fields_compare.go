@@ -318,6 +318,16 @@ func (tf topicField) value(v int) string {
 // variants give comparable values for, the differing ones first, then in
 // the order of the first variant's text.
 func topicFields(docs []*Document, t topic) []topicField {
+	size := map[string]int{} // fields per class, duplicates included
+	for v, si := range t.sections {
+		if si >= 0 {
+			for _, sf := range sectionFields(docs[v])[si] {
+				if sf.class != "" {
+					size[sf.class]++
+				}
+			}
+		}
+	}
 	byClass := map[string][]fldRef{}
 	var classes []string
 	for v, si := range t.sections {
@@ -350,6 +360,7 @@ func topicFields(docs []*Document, t topic) []topicField {
 			}
 			if _, ok := byClass[cls]; !ok {
 				classes = append(classes, cls)
+				byClass[cls] = make([]fldRef, 0, size[cls])
 			}
 			seen[dup] = len(byClass[cls])
 			byClass[cls] = append(byClass[cls], r)
