@@ -156,8 +156,9 @@ func (RuleDetector) Detect(ctx context.Context, in DetectInput) ([]Contradiction
 	}
 	// Minimal pairs are the catch-all for choices the other rules cannot
 	// name; a pair another rule already reports adds nothing.
+	covered := newCoverage(all)
 	for _, c := range detectMinimalPairs(in) {
-		if !coveredBy(c, all) {
+		if !covered.by(c) {
 			all = append(all, c)
 		}
 	}
@@ -165,17 +166,33 @@ func (RuleDetector) Detect(ctx context.Context, in DetectInput) ([]Contradiction
 	return all, nil
 }
 
-// coveredBy reports whether one of cs cites every statement c cites.
-func coveredBy(c Contradiction, cs []Contradiction) bool {
-	type at struct{ v, line int }
-	for _, o := range cs {
-		have := map[at]bool{}
-		for _, cl := range o.Claims {
-			have[at{cl.Variant, cl.Line}] = true
-		}
-		all := true
+// coverage indexes contradictions by the statements they cite.
+type coverage map[[2]int][]int // variant and line → indexes of the contradictions citing it
+
+func newCoverage(cs []Contradiction) coverage {
+	idx := coverage{}
+	for i, c := range cs {
 		for _, cl := range c.Claims {
-			all = all && have[at{cl.Variant, cl.Line}]
+			k := [2]int{cl.Variant, cl.Line}
+			if l := idx[k]; len(l) == 0 || l[len(l)-1] != i {
+				idx[k] = append(l, i)
+			}
+		}
+	}
+	return idx
+}
+
+// by reports whether one indexed contradiction cites every statement c
+// cites.
+func (idx coverage) by(c Contradiction) bool {
+	if len(c.Claims) == 0 {
+		return false
+	}
+	candidates := idx[[2]int{c.Claims[0].Variant, c.Claims[0].Line}]
+	for _, i := range candidates {
+		all := true
+		for _, cl := range c.Claims[1:] {
+			all = all && slices.Contains(idx[[2]int{cl.Variant, cl.Line}], i)
 		}
 		if all {
 			return true
