@@ -43,18 +43,7 @@ func compareFields(docs []*Document, topics []topic) ([]FieldDisagreement, []Con
 			} else {
 				dup = strconv.Itoa(f.Section) + "|" + f.Item + "|" + cls
 			}
-			if i, ok := seen[dup]; ok {
-				if f.Form == FormTable {
-					byClass[cls][i] = r // the rightmost column of a row is its own judgement
-				}
-				continue
-			}
-			if _, ok := byClass[cls]; !ok {
-				classes = append(classes, cls)
-				byClass[cls] = make([]fldRef, 0, size[cls])
-			}
-			seen[dup] = len(byClass[cls])
-			byClass[cls] = append(byClass[cls], r)
+			classes = addByClass(byClass, classes, seen, dup, r, size[cls])
 		}
 	}
 	for _, cls := range classes {
@@ -352,18 +341,7 @@ func topicFields(docs []*Document, t topic) []topicField {
 			if f.Form == FormTable {
 				dup = strconv.Itoa(f.Line) + "|" + cls + "|" + f.Item // as fmt.Sprintf("%d|%s|%s") writes it
 			}
-			if i, ok := seen[dup]; ok {
-				if f.Form == FormTable {
-					byClass[cls][i] = r
-				}
-				continue
-			}
-			if _, ok := byClass[cls]; !ok {
-				classes = append(classes, cls)
-				byClass[cls] = make([]fldRef, 0, size[cls])
-			}
-			seen[dup] = len(byClass[cls])
-			byClass[cls] = append(byClass[cls], r)
+			classes = addByClass(byClass, classes, seen, dup, r, size[cls])
 		}
 	}
 	clustered := map[string][][]fldRef{}
@@ -431,4 +409,25 @@ func fieldLines(d *Document, v, si int) map[int]bool {
 		}
 	}
 	return lines
+}
+
+// addByClass files r under its class unless the variant already gave the
+// same field (dup says which): a repeated table cell replaces the earlier
+// one, since the rightmost column of a row is its own judgement; a
+// repeated labelled line is dropped. It returns classes with r's class
+// appended the first time it is seen; size preallocates a class's slice.
+func addByClass(byClass map[string][]fldRef, classes []string, seen map[string]int, dup string, r fldRef, size int) []string {
+	if i, ok := seen[dup]; ok {
+		if r.Form == FormTable {
+			byClass[r.class][i] = r
+		}
+		return classes
+	}
+	if _, ok := byClass[r.class]; !ok {
+		classes = append(classes, r.class)
+		byClass[r.class] = make([]fldRef, 0, size)
+	}
+	seen[dup] = len(byClass[r.class])
+	byClass[r.class] = append(byClass[r.class], r)
+	return classes
 }
