@@ -122,7 +122,11 @@ func (a *Analysis) alignmentTable(b *strings.Builder) {
 		for v := range a.Variants {
 			ref := "—"
 			if v < len(t.Headings) && v < len(t.Sections) && t.Sections[v] >= 0 {
-				ref = cell(fmt.Sprintf("§%s (L%d)", t.Headings[v].Section, t.Headings[v].Line))
+				name := t.Headings[v].Section
+				if strings.TrimSpace(name) == "" {
+					name = "(untitled)" // a heading with no text: "#" alone on a line
+				}
+				ref = cell(fmt.Sprintf("§%s (L%d)", name, t.Headings[v].Line))
 			}
 			b.WriteString(" " + ref + " |")
 		}
