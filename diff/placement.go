@@ -51,16 +51,15 @@ func detectPlacement(in DetectInput) []Contradiction {
 	for v, d := range in.Documents {
 		built[v] = buildPlacements(d)
 	}
-	var things []string
-	for name := range built[0] {
-		things = append(things, name)
-	}
-	for v := 1; v < len(built); v++ {
-		for name := range built[v] {
-			if !slices.Contains(things, name) {
-				things = append(things, name)
-			}
+	set := map[string]bool{}
+	for _, b := range built {
+		for name := range b {
+			set[name] = true
 		}
+	}
+	things := make([]string, 0, len(set))
+	for name := range set {
+		things = append(things, name)
 	}
 	slices.Sort(things)
 	var out []Contradiction
