@@ -250,7 +250,8 @@ func compareTopic(docs []*Document, t topic, contradictions []Contradiction, byS
 		}
 		reasons = append(reasons, "not covered by "+strings.Join(missing, ", "))
 	}
-	if x, ok := topicContradiction(t, contradictions, bySection); ok {
+	x, contradicted := topicContradiction(t, contradictions, bySection)
+	if contradicted {
 		if len(fields) > 0 && (x.Kind == FieldConflict || x.Kind == VerdictConflict) {
 			// The fields compared above say what this topic's variants
 			// give; the contradiction may involve variants elsewhere.
@@ -264,6 +265,11 @@ func compareTopic(docs []*Document, t topic, contradictions []Contradiction, byS
 			p.Rating = maxRating(p.Rating, Medium)
 			reasons = append(reasons, fmt.Sprintf("materially different: %s (%s)", x.Subject, x.Reason))
 		}
+	}
+	if fieldsAgree && !gap && !contradicted && p.Rating == Low {
+		// Every variant gives every labelled field the same value and the
+		// texts differ only in wording: the item is not a difference.
+		return Point{}, false
 	}
 	if len(reasons) == 0 {
 		reasons = append(reasons, "same conclusion via different wording or emphasis")
