@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/crucible-go/crucible/internal/words"
 )
 
 // The field comparison: disagreements and contradictions across the
@@ -176,6 +178,12 @@ func fldContradiction(cluster []fldRef, fd FieldDisagreement) *Contradiction {
 	if !conflict {
 		sides, conflict = fldNumericSides(cluster)
 		scale = "number"
+	}
+	if !conflict {
+		sides, conflict = fldChoiceSides(cluster)
+		if conflict {
+			scale = fscaleOption
+		}
 	}
 	if !conflict || len(sides) < 2 {
 		return nil
@@ -430,4 +438,45 @@ func addByClass(byClass map[string][]fldRef, classes []string, seen map[string]i
 	seen[dup] = len(byClass[r.class])
 	byClass[r.class] = append(byClass[r.class], r)
 	return classes
+}
+
+// decisionFields name a field whose value is a decision the document
+// takes: what it chose, not what it observed.
+var decisionFields = map[string]bool{"choice": true, "decision": true, "approach": true, "strategy": true,
+	"recommendation": true, "chosen": true, "selected": true}
+
+// choiceDissimilar is the largest word overlap two stated decisions may
+// share and still be different decisions.
+const choiceDissimilar = 0.2
+
+// fldChoiceSides returns the sides of a labelled decision ("**Choice:**
+// Auto-tier via the rubric" / "**Choice:** T2-deep always") when two
+// variants' values share under a fifth of their words: different choices
+// for one question. Items must be matched by their id, as for numbers.
+func fldChoiceSides(cluster []fldRef) ([]fldRef, bool) {
+	var sides []fldRef
+	for _, r := range cluster {
+		toks := words.Tokens(r.Name)
+		if r.norm.kind != fvText || len(toks) == 0 || !decisionFields[words.Stem(toks[len(toks)-1])] || r.norm.class == "" {
+			return nil, false
+		}
+		sides = append(sides, r)
+	}
+	for i := range sides {
+		for j := i + 1; j < len(sides); j++ {
+			if fldIDMatch(sides[i].key, sides[j].key) <= 0 {
+				return nil, false
+			}
+		}
+	}
+	for i := range sides {
+		for j := i + 1; j < len(sides); j++ {
+			a := words.Set(sortedSet(strings.Fields(sides[i].norm.class)))
+			b := words.Set(sortedSet(strings.Fields(sides[j].norm.class)))
+			if a.Dice(b) < choiceDissimilar {
+				return sides, len(sides) >= 2
+			}
+		}
+	}
+	return nil, false
 }

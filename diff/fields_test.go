@@ -335,3 +335,28 @@ func FuzzExtractFields(f *testing.F) {
 		compareFields([]*Document{d, d}, nil)
 	})
 }
+
+func TestTextChoicesContradict(t *testing.T) {
+	proposal := func(t3 string) string {
+		return "# Proposal\n\n## T3 — Tier selection\n\n**Choice: " + t3 + "**\n\nMore text on the tier.\n"
+	}
+	tests := []struct {
+		name string
+		a, b string
+		want bool
+	}{
+		{"different decisions", "Auto-tier via the rubric, with deep depth forced.", "T2-deep always, no auto-routing.", true},
+		{"one decision worded twice", "Auto-tier via the rubric, with deep depth forced.", "Auto-routing via the rubric with deep depth always.", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, a := analyseFields(t, proposal(tt.a), proposal(tt.b))
+			found := false
+			for _, p := range a.ByCategory(CategoryContradiction) {
+				found = found || p.Kind == string(ChoiceConflict)
+			}
+			assert.Equal(t, tt.want, found)
+			require.NotEmpty(t, a.Fields, "either way the decisions differ as fields")
+		})
+	}
+}
