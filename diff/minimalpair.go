@@ -23,8 +23,24 @@ const (
 )
 
 type pairSentence struct {
-	claim Claim
-	toks  []string
+	variant, block int
+	sent           string
+	toks           []string
+}
+
+// claim locates the sentence in its block, for quoting: done only for the
+// sentences that pair up.
+func (ps pairSentence) claim(docs []*Document) Claim {
+	d := docs[ps.variant]
+	b := d.Blocks[ps.block]
+	c := Claim{Variant: ps.variant, Section: b.Section, Block: ps.block, Line: b.Line, Text: ps.sent, Type: Factual}
+	src := d.Text(b.Span)
+	if i, j, ok := locate(ps.sent, src); ok {
+		c.Quote, c.Line = src[i:j], d.LineAt(b.Span.Start+i)
+	} else {
+		c.Quote = strings.TrimSpace(src)
+	}
+	return c
 }
 
 // detectMinimalPairs reports cross-variant sentences in one aligned topic
@@ -37,36 +53,38 @@ func detectMinimalPairs(in DetectInput) []Contradiction {
 	bySig := map[string][]pairSentence{}
 	var sigs []string
 	for v, d := range in.Documents {
-		forEachSentence(d, v, func(sent string, row *tableRow, locate func(*Claim)) {
-			if row != nil || strings.HasSuffix(sent, "?") {
-				return
+		for bi, b := range d.Blocks {
+			if b.Kind != Paragraph { // lists enumerate, tables tabulate, code is code
+				continue
 			}
-			toks := words.Tokens(withoutAsides(sent))
-			if len(toks) < pairMinWords || len(toks) > pairMaxWords {
-				return
-			}
-			var c Claim
-			c.Text = sent
-			locate(&c)
-			if d.Blocks[c.Block].Kind == ListItem {
-				return
-			}
-			where := place.of(v, c.Section)
-			// the word that differs must come after the first content word:
-			// a different subject ("The gateway …" / "The worker …") makes a
-			// different claim, not a different choice
-			first := slices.IndexFunc(toks, pairWord)
-			for i := first + 1; first >= 0 && i < len(toks); i++ {
-				if !pairWord(toks[i]) {
+			where := ""
+			for _, sent := range sentences(b) {
+				if strings.HasSuffix(sent, "?") {
 					continue
 				}
-				sig := where + "|" + strings.Join(toks[:i], " ") + " _ " + strings.Join(toks[i+1:], " ")
-				if _, ok := bySig[sig]; !ok {
-					sigs = append(sigs, sig)
+				toks := words.Tokens(withoutAsides(sent))
+				if len(toks) < pairMinWords || len(toks) > pairMaxWords {
+					continue
 				}
-				bySig[sig] = append(bySig[sig], pairSentence{claim: c, toks: toks})
+				if where == "" {
+					where = place.of(v, b.Section)
+				}
+				// the word that differs must come after the first content
+				// word: a different subject ("The gateway …" / "The worker …")
+				// makes a different claim, not a different choice
+				first := slices.IndexFunc(toks, pairWord)
+				for i := first + 1; first >= 0 && i < len(toks); i++ {
+					if !pairWord(toks[i]) {
+						continue
+					}
+					sig := where + "|" + strings.Join(toks[:i], " ") + " _ " + strings.Join(toks[i+1:], " ")
+					if _, ok := bySig[sig]; !ok {
+						sigs = append(sigs, sig)
+					}
+					bySig[sig] = append(bySig[sig], pairSentence{variant: v, block: bi, sent: sent, toks: toks})
+				}
 			}
-		})
+		}
 	}
 	var out []Contradiction
 	byChoice := map[string]int{} // the two words and variants → index in out: one choice stated in several sentences is one conflict
@@ -76,28 +94,29 @@ func detectMinimalPairs(in DetectInput) []Contradiction {
 		for x := 0; x < len(group); x++ {
 			for y := x + 1; y < len(group); y++ {
 				a, b := group[x], group[y]
-				if a.claim.Variant == b.claim.Variant {
+				if a.variant == b.variant {
 					continue
 				}
 				i := differingWord(a.toks, b.toks)
 				if i < 0 || !pairWord(a.toks[i]) || !pairWord(b.toks[i]) {
 					continue
 				}
-				k := [2]string{a.claim.Quote, b.claim.Quote}
+				k := [2]string{a.sent, b.sent}
 				if seen[k] {
 					continue
 				}
 				seen[k] = true
-				choice := fmt.Sprintf("%d:%s|%d:%s", a.claim.Variant, a.toks[i], b.claim.Variant, b.toks[i])
+				ca, cb := a.claim(in.Documents), b.claim(in.Documents)
+				choice := fmt.Sprintf("%d:%s|%d:%s", a.variant, a.toks[i], b.variant, b.toks[i])
 				if at, ok := byChoice[choice]; ok {
-					out[at].Claims = append(out[at].Claims, a.claim, b.claim)
+					out[at].Claims = append(out[at].Claims, ca, cb)
 					sortClaims(out[at].Claims)
 					continue
 				}
 				byChoice[choice] = len(out)
 				subject := strings.Join(a.toks[:i], " ") + " …"
 				out = append(out, Contradiction{Kind: ExclusiveChoice, Subject: subject,
-					Claims: []Claim{a.claim, b.claim}, Impact: Medium,
+					Claims: []Claim{ca, cb}, Impact: Medium,
 					Key:    "pair:" + strings.Join(a.toks[:i], " ") + "|" + strings.Join(a.toks[i+1:], " "),
 					Reason: "the same statement with a different choice: " + a.toks[i] + " vs " + b.toks[i]})
 			}
