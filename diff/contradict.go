@@ -342,9 +342,10 @@ type qref struct {
 
 // detectNumeric compares the quantities stated for one subject. Values
 // compare only where they speak of the same thing: across variants, inside
-// sections the alignment puts in one topic; within a variant, inside one
-// section. Without an alignment (DetectInput.Topics empty) any two
-// sections may compare.
+// sections the alignment puts in one topic, or anywhere when the subject
+// is the same three or more words; within a variant, as sameSubjectWithin
+// says; and the durations of one phase (itemDurations). Without an
+// alignment (DetectInput.Topics empty) any two sections may compare.
 func detectNumeric(in DetectInput) []Contradiction {
 	var refs []qref
 	var across, within []keyed
@@ -480,9 +481,10 @@ func seriesItemName(d *Document, r qref) string {
 // sectionSeriesItem returns the series item ("PHASE 3") of the nearest
 // section holding si whose heading names one.
 func sectionSeriesItem(d *Document, si int) string {
+	items := headingSeriesItems(d)
 	for s := si; s >= 0 && s < len(d.Sections); s = d.Sections[s].Parent {
-		if item := seriesItem("", d.Sections[s].Title); item != "" {
-			return item
+		if items[s] != "" {
+			return items[s]
 		}
 	}
 	return ""
