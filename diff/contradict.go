@@ -470,8 +470,9 @@ func seriesItemName(d *Document, r qref) string {
 	if r.q.Item != "" {
 		return r.claim.Text
 	}
+	items := headingSeriesItems(d)
 	for s := r.claim.Section; s >= 0 && s < len(d.Sections); s = d.Sections[s].Parent {
-		if seriesItem("", d.Sections[s].Title) != "" {
+		if items[s] != "" {
 			return d.Sections[s].Title
 		}
 	}
