@@ -750,9 +750,11 @@ func tableQuantities(header, cells []string) []Quantity {
 }
 
 // seriesWords name the items of a plan's series: phases, steps, tasks.
+// Of the one-letter prefixes only P (phase), M (milestone) and W (wave)
+// count: "T2" numbers tasks in one plan and questions in another.
 var seriesWords = map[string]string{"phase": "PHASE", "phases": "PHASE", "step": "STEP", "steps": "STEP",
 	"stage": "STAGE", "milestone": "MILESTONE", "wave": "WAVE", "sprint": "SPRINT", "task": "TASK", "tasks": "TASK",
-	"iteration": "ITERATION", "week": "WEEK", "p": "PHASE", "m": "MILESTONE", "t": "TASK", "w": "WAVE"}
+	"iteration": "ITERATION", "week": "WEEK", "p": "PHASE", "m": "MILESTONE", "w": "WAVE"}
 
 var seriesRE = regexp.MustCompile(`^(?i)([a-z]+)?[ \t]*[-#]?[ \t]*(\d+(?:\.\d+)?)\b`)
 

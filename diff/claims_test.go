@@ -265,6 +265,7 @@ func TestSeriesItem(t *testing.T) {
 		{"Phase", "Discovery", ""},
 		{"Risk", "3", ""},
 		{"", "3. Requirements", ""},
+		{"", "T2 — Gate semantics", ""},
 	}
 	for _, tt := range tests {
 		assert.Equal(t, tt.want, seriesItem(tt.header, tt.key), "%q / %q", tt.header, tt.key)
