@@ -1,0 +1,267 @@
+package diff
+
+import (
+	"math"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/crucible-go/crucible/internal/lexicon"
+	"github.com/crucible-go/crucible/internal/words"
+)
+
+// The terms the alignment compares sections by: a title's words, ids and
+// outline references, a section text's rare words and identifiers, and the
+// sparse weighted vectors built from them.
+
+// termVec is a sparse vector: term ids ascending, with their weights.
+type termVec struct {
+	ids []int32
+	w   []float64
+}
+
+func (a termVec) dot(b termVec) float64 {
+	s, i, j := 0.0, 0, 0
+	for i < len(a.ids) && j < len(b.ids) {
+		switch {
+		case a.ids[i] == b.ids[j]:
+			s += a.w[i] * b.w[j]
+			i++
+			j++
+		case a.ids[i] < b.ids[j]:
+			i++
+		default:
+			j++
+		}
+	}
+	return s
+}
+
+// tfWeight damps repeats: 1 + ln(n).
+func tfWeight(n int32) float64 {
+	if int(n) < len(tfTable) {
+		return tfTable[n]
+	}
+	return 1 + math.Log(float64(n))
+}
+
+var tfTable = func() (t [64]float64) {
+	for n := 1; n < len(t); n++ {
+		t[n] = 1 + math.Log(float64(n))
+	}
+	return t
+}()
+
+// termCount is a term and its occurrences.
+type termCount struct {
+	id int32
+	n  int32
+}
+
+// mergeCounts adds two lists of term counts sorted by term.
+func mergeCounts(a, b []termCount) []termCount {
+	out := make([]termCount, 0, len(a)+len(b))
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		switch {
+		case a[i].id == b[j].id:
+			out = append(out, termCount{a[i].id, a[i].n + b[j].n})
+			i++
+			j++
+		case a[i].id < b[j].id:
+			out = append(out, a[i])
+			i++
+		default:
+			out = append(out, b[j])
+			j++
+		}
+	}
+	out = append(out, a[i:]...)
+	return append(out, b[j:]...)
+}
+
+// newTermVec makes a unit vector of terms sorted by id, weighed by weight;
+// terms of weight zero are left out.
+func newTermVec(tcs []termCount, weight func(termCount) float64) termVec {
+	v := termVec{ids: make([]int32, 0, len(tcs)), w: make([]float64, 0, len(tcs))}
+	norm := 0.0
+	for _, tc := range tcs {
+		if x := weight(tc); x > 0 {
+			v.ids, v.w = append(v.ids, tc.id), append(v.w, x)
+			norm += x * x
+		}
+	}
+	norm = math.Sqrt(norm)
+	for k := range v.w {
+		v.w[k] /= norm
+	}
+	return v
+}
+
+// leadingNumber matches the outline number a heading opens with:
+// "3.", "2.1", "Section 4:", "Part 2 —".
+var leadingNumber = regexp.MustCompile(`^(?i:(?:section|part|chapter|§)\s*)?(\d+(?:\.\d+)*)[.):]?(?:\s+[-–—:]?\s*|$)`)
+
+// titleTerms returns the significant terms of section si's heading. The
+// outline number it opens with is dropped; a number that does not fit the
+// outline ("### 4.4 Rewrite" under "## 3. Language") is a reference to
+// another section, and counts as an id "§4.4". A number after a word makes
+// an item id with it ("Phase 2" → "phase#2"), as do requirement ids
+// ("NR-3") and words mixing letters and digits ("T1").
+func titleTerms(d *Document, si int) []string {
+	s := d.Sections[si]
+	title := strings.TrimSpace(s.Title)
+	var out []string
+	if m := leadingNumber.FindStringSubmatchIndex(title); m != nil && m[1] < len(title) {
+		num := title[m[2]:m[3]]
+		if ref, ok := outlineReference(d, si, num); ok {
+			out = append(out, "§"+ref)
+		}
+		title = title[m[1]:]
+	}
+	toks := words.Tokens(title)
+	prevWord := ""
+	for _, tok := range toks {
+		switch {
+		case digitsAndDots(tok):
+			if prevWord != "" {
+				out = append(out, prevWord+"#"+tok)
+			} else if strings.Contains(tok, ".") {
+				out = append(out, "§"+tok)
+			}
+			prevWord = ""
+			continue
+		case lexicon.IsRequirementID(tok) || hasDigit(tok) && hasLetter(tok):
+			out = append(out, tok)
+			if m := sectionSign.FindStringSubmatch(tok); m != nil {
+				out = append(out, "§"+m[1]) // "SS4.4", "sec3.2"
+			}
+			prevWord = ""
+			continue
+		}
+		prevWord = ""
+		if words.IsStopWord(tok) {
+			continue
+		}
+		for _, part := range wordParts(tok) {
+			if !words.IsStopWord(part) {
+				out = append(out, stemTerm(part))
+			}
+		}
+		if isPlainWord(tok) {
+			prevWord = stemTerm(tok)
+		}
+	}
+	return out
+}
+
+// sectionSign matches a reference to a numbered section written as a
+// word: "ss4.4", "sec3.2".
+var sectionSign = regexp.MustCompile(`^[a-z]{1,3}(\d+\.\d+(?:\.\d+)*)$`)
+
+// outlineReference reports whether a dotted number opening a heading is
+// not the heading's place in the outline: its parent's heading opens with
+// another number than the dotted number's prefix.
+func outlineReference(d *Document, si int, num string) (string, bool) {
+	dot := strings.LastIndexByte(num, '.')
+	p := d.Sections[si].Parent
+	if dot < 0 || p < 0 {
+		return "", false
+	}
+	m := leadingNumber.FindStringSubmatch(strings.TrimSpace(d.Sections[p].Title))
+	if m == nil || m[1] == num[:dot] {
+		return "", false
+	}
+	return num, true
+}
+
+// bodyTerms calls fn with each term of section si's own text, its
+// subsections' excluded, in order, repeats included.
+func bodyTerms(d *Document, si int, fn func(string)) {
+	lo, hi := d.blockRange(d.Sections[si].Span)
+	for bi := lo; bi < hi; bi++ {
+		if d.Blocks[bi].Section != si {
+			continue
+		}
+		words.Each(d.Blocks[bi].Text, func(tok string) {
+			switch {
+			case words.IsStopWord(tok):
+			case digitsAndDots(tok):
+				if len(tok) >= 2 {
+					fn(tok)
+				}
+			case lexicon.IsRequirementID(tok) || !isPlainWord(tok) && !strings.Contains(tok, "-"):
+				fn(tok) // identifiers, file names, ids
+				if i := strings.LastIndexByte(tok, '/'); i >= 0 && i+1 < len(tok) {
+					fn(tok[i+1:]) // a path's file name
+				}
+			case isPlainWord(tok):
+				if len(tok) >= 3 {
+					fn(stemTerm(tok))
+				}
+			default:
+				for _, part := range wordParts(tok) {
+					if len(part) >= 3 && !words.IsStopWord(part) {
+						fn(stemTerm(part))
+					}
+				}
+			}
+		})
+	}
+}
+
+// wordParts splits a hyphenated word: "cold-start" → "cold", "start".
+// A part of one letter makes the word a name ("SOL-D", "Plan-B") that
+// stays whole.
+func wordParts(tok string) []string {
+	if isPlainWord(tok) || strings.ContainsAny(tok, "_./") {
+		return []string{tok}
+	}
+	parts := strings.FieldsFunc(tok, func(r rune) bool { return r == '-' || r == '\'' || r == '’' })
+	if strings.Contains(tok, "-") && slices.ContainsFunc(parts, func(p string) bool { return len(p) == 1 }) {
+		return []string{tok}
+	}
+	return parts
+}
+
+// stemTerm reduces a word to a crude stem: the singular, cut to
+// alignStemLen letters, so that "orchestration" and "orchestrator" or
+// "validate" and "validation" meet.
+func stemTerm(w string) string {
+	w = words.Stem(w)
+	if !isPlainWord(w) {
+		return w
+	}
+	switch {
+	case len(w) > 5 && strings.HasSuffix(w, "ing"):
+		w = w[:len(w)-3]
+	case len(w) > 4 && strings.HasSuffix(w, "ed"):
+		w = w[:len(w)-2]
+	}
+	if len(w) > alignStemLen {
+		return w[:alignStemLen]
+	}
+	return w
+}
+
+// isPlainWord reports whether tok is ASCII letters only.
+func isPlainWord(tok string) bool {
+	for i := 0; i < len(tok); i++ {
+		if c := tok[i]; c < 'a' || c > 'z' {
+			return false
+		}
+	}
+	return tok != ""
+}
+
+// digitsAndDots reports whether tok is digits and dots: "3", "2.1".
+func digitsAndDots(tok string) bool {
+	for i := 0; i < len(tok); i++ {
+		if c := tok[i]; (c < '0' || c > '9') && c != '.' {
+			return false
+		}
+	}
+	return tok != ""
+}
+
+func hasDigit(tok string) bool { return strings.ContainsAny(tok, "0123456789") }
