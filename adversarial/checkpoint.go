@@ -1,6 +1,7 @@
 package adversarial
 
 import (
+	"github.com/crucible-go/crucible/adversarial/debate"
 	"github.com/crucible-go/crucible/diff"
 	"github.com/crucible-go/crucible/merge"
 	"github.com/crucible-go/crucible/scoring"
@@ -19,7 +20,7 @@ type Checkpoint struct {
 	// Analysis is step 1's output.
 	Analysis *diff.Analysis `json:"analysis,omitempty"`
 	// Debate is step 2's output; nil when the debate was skipped.
-	Debate *DebateResult `json:"debate,omitempty"`
+	Debate *debate.Result `json:"debate,omitempty"`
 	// Scorecard is step 3's output; nil when scoring was skipped.
 	Scorecard *scoring.Scorecard `json:"scorecard,omitempty"`
 	// Plan is step 4's output.

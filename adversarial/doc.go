@@ -76,7 +76,7 @@
 //     and retried once when invalid.
 //
 // [Debate] runs round 1 with every advocate at once (bounded by
-// [WithDebateConcurrency]), round 2 (depth standard or deep) with the
+// [debate.WithConcurrency]), round 2 (depth standard or deep) with the
 // advocates one after another in input order, each seeing every statement
 // before it and the criticisms of its variant, and round 3 (deep, while
 // agreement is below the threshold) on the unresolved points. After each
@@ -88,11 +88,11 @@
 // round 2 of a deep debate, or after the depth's last round; skipped rounds
 // are logged in the seed's words. A failed turn is retried once; an
 // advocate that fails again leaves the debate, which continues while at
-// least two remain and otherwise ends with a [*DebateError] carrying
-// everything completed. The [DebateResult] — every round's statements and
+// least two remain and otherwise ends with a [*debate.Error] carrying
+// everything completed. The [debate.Result] — every round's statements and
 // tallies, the scoring matrix ([Decision] per diff point), convergence,
 // the reason the debate stopped, points won, failures and token usage — is
-// plain data, and [DebateResult.Markdown] renders debate-transcript.md.
+// plain data, and [debate.Result.Markdown] renders debate-transcript.md.
 //
 // [MatchTriggers] recognises the natural-language requests that ask for
 // the pipeline, with the seed's routing confidences.

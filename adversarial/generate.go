@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	"github.com/crucible-go/crucible/adversarial/debate"
 	"sort"
 	"strings"
 	"text/template"
@@ -17,11 +18,11 @@ import (
 
 // GenerateRequest is one Mode B variant to generate.
 type GenerateRequest struct {
-	Index  int            // 1-based position among the agents
-	Type   string         // the artifact type: "roadmap", "spec", "design", …
-	Agent  AgentSpec      // who writes it
-	Source *diff.Document // the source material
-	Focus  []string       // focus areas of the run
+	Index  int              // 1-based position among the agents
+	Type   string           // the artifact type: "roadmap", "spec", "design", …
+	Agent  debate.AgentSpec // who writes it
+	Source *diff.Document   // the source material
+	Focus  []string         // focus areas of the run
 }
 
 // Generator writes one Mode B variant from the source. Implementations must
@@ -103,7 +104,7 @@ func (g *ModelGenerator) Generate(ctx context.Context, req GenerateRequest) (str
 	if req.Agent.Persona != "" {
 		persona = req.Agent.Persona
 		expertise = "a " + req.Agent.Persona
-		if focus, ok := PersonaFocus(req.Agent.Persona); ok {
+		if focus, ok := debate.PersonaFocus(req.Agent.Persona); ok {
 			expertise += " (" + focus + ")"
 		}
 	}

@@ -3,6 +3,7 @@ package adversarial
 import (
 	"context"
 	"fmt"
+	"github.com/crucible-go/crucible/adversarial/debate"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -23,7 +24,7 @@ type Checkpoints interface {
 	AfterDiff(ctx context.Context, a *diff.Analysis) (points []string, err error)
 	// AfterDebate may return unresolved points the user marks resolved,
 	// overriding the computed convergence; nil accepts it.
-	AfterDebate(ctx context.Context, d *DebateResult) (resolved []string, err error)
+	AfterDebate(ctx context.Context, d *debate.Result) (resolved []string, err error)
 	// AfterScoring may return the label of another base variant; ""
 	// accepts the selection.
 	AfterScoring(ctx context.Context, card *scoring.Scorecard) (base string, err error)
@@ -41,7 +42,9 @@ var _ Checkpoints = AutoCheckpoints{}
 func (AutoCheckpoints) AfterDiff(context.Context, *diff.Analysis) ([]string, error) { return nil, nil }
 
 // AfterDebate implements [Checkpoints].
-func (AutoCheckpoints) AfterDebate(context.Context, *DebateResult) ([]string, error) { return nil, nil }
+func (AutoCheckpoints) AfterDebate(context.Context, *debate.Result) ([]string, error) {
+	return nil, nil
+}
 
 // AfterScoring implements [Checkpoints].
 func (AutoCheckpoints) AfterScoring(context.Context, *scoring.Scorecard) (string, error) {
@@ -95,7 +98,7 @@ func (f ObserverFunc) Observe(e Event) { f(e) }
 // sessions (the seed's Serena integration).
 type MemoryRecord struct {
 	Mode        Mode               `json:"mode"`
-	Depth       Depth              `json:"depth"`
+	Depth       debate.Depth       `json:"depth"`
 	Convergence float64            `json:"convergence"`
 	Variants    []string           `json:"variants"`
 	Status      Status             `json:"status"`
@@ -176,13 +179,13 @@ type reasoning struct {
 	notes []string
 }
 
-func newReasoning(d Depth) *reasoning {
+func newReasoning(d debate.Depth) *reasoning {
 	r := &reasoning{threshold: 3}
 	r.depth.Store(d)
 	return r
 }
 
-func (r *reasoning) current() Depth { return r.depth.Load().(Depth) }
+func (r *reasoning) current() debate.Depth { return r.depth.Load().(debate.Depth) }
 
 func (r *reasoning) wrap(next provider.Provider) provider.Provider {
 	return provider.Func(func(ctx context.Context, req provider.Request) (provider.Response, error) {
@@ -212,10 +215,10 @@ func (r *reasoning) lower(cause error) {
 	from := r.current()
 	to := from
 	switch from {
-	case DepthDeep:
-		to = DepthStandard
-	case DepthStandard:
-		to = DepthQuick
+	case debate.DepthDeep:
+		to = debate.DepthStandard
+	case debate.DepthStandard:
+		to = debate.DepthQuick
 	}
 	if to == from {
 		return

@@ -3,6 +3,7 @@ package adversarial
 import (
 	"context"
 	"fmt"
+	"github.com/crucible-go/crucible/adversarial/debate"
 	"runtime"
 	"strings"
 	"sync"
@@ -118,15 +119,15 @@ func BenchmarkPipelineLatency(b *testing.B) {
 			fake := providertest.Echo()
 			run := func(lat time.Duration) (*Result, time.Duration) {
 				model := provider.Chain(fake, providertest.Latency(lat))
-				heuristic := NewHeuristicAdvocate()
+				heuristic := debate.NewHeuristicAdvocate()
 				// Each turn asks the model (the latency), then argues from
 				// the heuristic's measures, holding its own ground so that
 				// every round runs.
-				advocate := func(spec AgentSpec) Advocate {
-					return AdvocateFunc(func(ctx context.Context, turn Turn) (Statement, error) {
+				advocate := func(spec debate.AgentSpec) debate.Advocate {
+					return debate.AdvocateFunc(func(ctx context.Context, turn debate.Turn) (debate.Statement, error) {
 						req := provider.Request{Model: "m", Messages: []provider.Message{{Role: provider.RoleUser, Content: "turn"}}}
 						if _, err := model.Complete(ctx, req); err != nil {
-							return Statement{}, err
+							return debate.Statement{}, err
 						}
 						st, err := heuristic.Argue(ctx, turn)
 						for i := range st.Positions {
@@ -148,8 +149,8 @@ func BenchmarkPipelineLatency(b *testing.B) {
 			}
 			res, compute := run(0)
 			ideal, required := time.Duration(1+n)*latency, 2*n
-			if n >= OrchestratorThreshold {
-				g := len(groupVariants(make([]Variant, n)))
+			if n >= debate.OrchestratorThreshold {
+				g := (n + 2) / 3 // the orchestrator's ⌈n/3⌉ groups
 				ideal, required = time.Duration(2+g)*latency, n+2*g
 				require.Contains(b, strings.Join(res.Steps.Debate.Log, "\n"), "Orchestrator")
 			}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/crucible-go/crucible/adversarial/debate"
 	"os"
 	"path/filepath"
 	"slices"
@@ -114,8 +115,8 @@ func TestPipelineInputErrors(t *testing.T) {
 		{"mode B missing", Input{Source: src, Agents: "opus,sonnet"}, nil, "Mode B requires all three flags: --source, --generate, --agents. Missing: --generate", ErrModeBFlags},
 		{"one file", Input{Compare: two[:1]}, nil, "Adversarial comparison requires at least 2 files, got 1", ErrTooFewFiles},
 		{"eleven files", Input{Compare: slices.Repeat(two[:1], 11)}, nil, "Maximum 10 files supported, got 11", ErrTooManyFiles},
-		{"one agent", Input{Source: src, Generate: "spec", Agents: "opus"}, nil, "Adversarial comparison requires at least 2 agents, got 1", ErrTooFewAgents},
-		{"unquoted instruction", Input{Source: src, Generate: "spec", Agents: "opus:architect:focus,sonnet"}, nil, "Instruction must be quoted", ErrInvalidAgentSpec},
+		{"one agent", Input{Source: src, Generate: "spec", Agents: "opus"}, nil, "Adversarial comparison requires at least 2 agents, got 1", debate.ErrTooFewAgents},
+		{"unquoted instruction", Input{Source: src, Generate: "spec", Agents: "opus:architect:focus,sonnet"}, nil, "Instruction must be quoted", debate.ErrInvalidAgentSpec},
 		{"binary file", Input{Compare: []Draft{two[0], {Name: "b.md", Content: []byte{0, 1}}}}, nil, "b.md: line 1: binary content (NUL byte)", diff.ErrBinary},
 		{"agents per file", Input{Compare: two, Agents: "opus,sonnet,haiku"}, nil, "--agents names 3 agents for 2 files", nil},
 		{"models without registry", Input{Compare: two}, []Option{WithModelAdvocates()}, "need a provider registry", ErrNoRegistry},
@@ -163,9 +164,9 @@ func TestErrorMatrixVariantsTooSimilar(t *testing.T) {
 func TestErrorMatrixNoConvergence(t *testing.T) {
 	// Advocates that never move: each argues as the heuristic advocate
 	// would, but holds its own variant superior on every point.
-	heuristic := NewHeuristicAdvocate()
-	stubborn := func(spec AgentSpec) Advocate {
-		return AdvocateFunc(func(ctx context.Context, turn Turn) (Statement, error) {
+	heuristic := debate.NewHeuristicAdvocate()
+	stubborn := func(spec debate.AgentSpec) debate.Advocate {
+		return debate.AdvocateFunc(func(ctx context.Context, turn debate.Turn) (debate.Statement, error) {
 			st, err := heuristic.Argue(ctx, turn)
 			for i := range st.Positions {
 				st.Positions[i].Prefer, st.Positions[i].Concede = turn.Self.Label, false
@@ -179,7 +180,7 @@ func TestErrorMatrixNoConvergence(t *testing.T) {
 	res, err := newPipeline(WithAdvocates(stubborn)).Run(context.Background(), Input{Compare: sampleDrafts(t), Depth: "deep"})
 	require.NoError(t, err)
 	assert.Equal(t, StatusPartial, res.Status)
-	assert.Equal(t, NotConverged, res.Steps.Debate.Status)
+	assert.Equal(t, debate.NotConverged, res.Steps.Debate.Status)
 	assert.NotEmpty(t, res.UnresolvedConflicts)
 	assert.Equal(t, res.Steps.Debate.Unresolved, res.UnresolvedConflicts)
 	assert.NotEmpty(t, res.Steps.Scorecard.Selection.Base, "the base is force-selected by score")
@@ -299,15 +300,6 @@ func TestOrchestratorForFiveOrMoreAdvocates(t *testing.T) {
 	assert.Contains(t, log, "Orchestrator: final debate among")
 	assert.Len(t, res.Steps.Debate.Variants, 2, "two groups send two finalists")
 	assert.Contains(t, string(mustArtifact(t, res, DebateTranscriptFile)), "Orchestrator: group 1")
-
-	groups := groupVariants([]Variant{{Label: "A"}, {Label: "B"}, {Label: "C"}, {Label: "D"}, {Label: "E"}, {Label: "F"}, {Label: "G"}, {Label: "H"}, {Label: "I"}, {Label: "J"}})
-	assert.Len(t, groups, 4, "⌈10/3⌉ groups")
-	total := 0
-	for _, g := range groups {
-		assert.LessOrEqual(t, len(g), 3)
-		total += len(g)
-	}
-	assert.Equal(t, 10, total)
 }
 
 // ---- interactive checkpoints ----
@@ -324,7 +316,7 @@ func (c *scriptedCheckpoints) AfterDiff(context.Context, *diff.Analysis) ([]stri
 	return c.points, nil
 }
 
-func (c *scriptedCheckpoints) AfterDebate(context.Context, *DebateResult) ([]string, error) {
+func (c *scriptedCheckpoints) AfterDebate(context.Context, *debate.Result) ([]string, error) {
 	return c.resolved, nil
 }
 
@@ -378,9 +370,9 @@ func TestResumeAfterTheDebate(t *testing.T) {
 	raw, err := jsonRoundTrip(cp)
 	require.NoError(t, err)
 
-	refuse := func(AgentSpec) Advocate {
-		return AdvocateFunc(func(context.Context, Turn) (Statement, error) {
-			return Statement{}, errors.New("the debate must not run again")
+	refuse := func(debate.AgentSpec) debate.Advocate {
+		return debate.AdvocateFunc(func(context.Context, debate.Turn) (debate.Statement, error) {
+			return debate.Statement{}, errors.New("the debate must not run again")
 		})
 	}
 	res, err := newPipeline(WithAdvocates(refuse)).Run(context.Background(), Input{Compare: sampleDrafts(t), Resume: &raw})
@@ -401,11 +393,11 @@ func TestCancellationMidDebate(t *testing.T) {
 	defer cancel()
 	started := make(chan struct{})
 	var once sync.Once
-	blocking := func(AgentSpec) Advocate {
-		return AdvocateFunc(func(ctx context.Context, _ Turn) (Statement, error) {
+	blocking := func(debate.AgentSpec) debate.Advocate {
+		return debate.AdvocateFunc(func(ctx context.Context, _ debate.Turn) (debate.Statement, error) {
 			once.Do(func() { close(started) })
 			<-ctx.Done()
-			return Statement{}, ctx.Err()
+			return debate.Statement{}, ctx.Err()
 		})
 	}
 	go func() {
@@ -489,7 +481,7 @@ func (f domainFunc) Validate(ctx context.Context, typ string, d *diff.Document) 
 }
 
 func TestReasoningBreakerLowersDepth(t *testing.T) {
-	r := newReasoning(DepthDeep)
+	r := newReasoning(debate.DepthDeep)
 	fail := provider.Func(func(context.Context, provider.Request) (provider.Response, error) {
 		return provider.Response{}, &provider.Error{Kind: provider.ErrTimeout}
 	})
@@ -499,17 +491,17 @@ func TestReasoningBreakerLowersDepth(t *testing.T) {
 	call(StageGenerate) // other steps do not count
 	call(StageDebate)
 	call(StageDebate)
-	assert.Equal(t, DepthDeep, r.current())
+	assert.Equal(t, debate.DepthDeep, r.current())
 	call(StageScoring)
-	assert.Equal(t, DepthStandard, r.current(), "three consecutive failures lower the depth")
+	assert.Equal(t, debate.DepthStandard, r.current(), "three consecutive failures lower the depth")
 	for range 3 {
 		call(StageDebate)
 	}
-	assert.Equal(t, DepthQuick, r.current())
+	assert.Equal(t, debate.DepthQuick, r.current())
 	for range 3 {
 		call(StageDebate)
 	}
-	assert.Equal(t, DepthQuick, r.current(), "quick is the floor")
+	assert.Equal(t, debate.DepthQuick, r.current(), "quick is the floor")
 	assert.Len(t, r.log(), 2)
 	assert.Contains(t, r.log()[0], "depth reduced deep → standard")
 }

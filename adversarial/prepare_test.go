@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"github.com/crucible-go/crucible/adversarial/debate"
 	"sync"
 	"testing"
 
@@ -82,8 +83,10 @@ func TestARunThatFailsBeforeScoringStopsThePreparation(t *testing.T) {
 		close(stopped)
 		return ctx.Err()
 	}}
-	failing := func(AgentSpec) Advocate {
-		return AdvocateFunc(func(context.Context, Turn) (Statement, error) { return Statement{}, errors.New("advocate down") })
+	failing := func(debate.AgentSpec) debate.Advocate {
+		return debate.AdvocateFunc(func(context.Context, debate.Turn) (debate.Statement, error) {
+			return debate.Statement{}, errors.New("advocate down")
+		})
 	}
 	res, err := newPipeline(WithScorer(sc), WithAdvocates(failing)).Run(context.Background(), Input{Compare: sampleDrafts(t)})
 	require.NoError(t, err)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/crucible-go/crucible/adversarial/debate"
 	"path"
 	"slices"
 	"strings"
@@ -26,14 +27,14 @@ type run struct {
 	res *Result
 
 	mode         Mode
-	depth        Depth
+	depth        debate.Depth
 	threshold    float64
 	artifactType string
 	outDir       string
 	mergedName   string
 
-	drafts []Draft     // normalised variant texts
-	specs  []AgentSpec // one per variant
+	drafts []Draft            // normalised variant texts
+	specs  []debate.AgentSpec // one per variant
 	docs   []*diff.Document
 	source *diff.Document // Mode B
 
@@ -63,12 +64,12 @@ func (r *Runner) prepare(ctx context.Context, in Input) (*run, error) {
 	}
 	x := &run{r: r, in: in, mode: mode, res: &Result{Status: StatusSuccess}}
 	var warn string
-	if x.depth, warn = ParseDepth(in.Depth); warn != "" {
+	if x.depth, warn = debate.ParseDepth(in.Depth); warn != "" {
 		x.warn(warn)
 	}
-	x.threshold = DefaultConvergence
+	x.threshold = debate.DefaultConvergence
 	if in.Convergence != 0 {
-		if x.threshold, warn = CheckConvergence(in.Convergence); warn != "" {
+		if x.threshold, warn = debate.CheckConvergence(in.Convergence); warn != "" {
 			x.warn(warn)
 		}
 	}
@@ -132,7 +133,7 @@ func (x *run) prepareCompare() error {
 		return fmt.Errorf("%w, got %d", ErrTooManyFiles, n)
 	}
 	if in.Agents != "" {
-		specs, warnings, err := ParseAgents(in.Agents, x.r.registry)
+		specs, warnings, err := debate.ParseAgents(in.Agents, x.r.registry)
 		if err != nil {
 			return err
 		}
@@ -144,7 +145,7 @@ func (x *run) prepareCompare() error {
 			x.warn(w)
 		}
 	} else {
-		spec, err := ParseAgentSpec(x.r.defaultAgent)
+		spec, err := debate.ParseAgentSpec(x.r.defaultAgent)
 		if err != nil {
 			return fmt.Errorf("adversarial: default agent: %w", err)
 		}
@@ -168,7 +169,7 @@ func (x *run) prepareCompare() error {
 
 // prepareGenerate parses Mode B's agents and source.
 func (x *run) prepareGenerate() error {
-	specs, warnings, err := ParseAgents(x.in.Agents, x.r.registry)
+	specs, warnings, err := debate.ParseAgents(x.in.Agents, x.r.registry)
 	if err != nil {
 		return err
 	}
@@ -397,7 +398,7 @@ func (x *run) generate(ctx context.Context) error {
 		return err
 	}
 	var drafts []Draft
-	var specs []AgentSpec
+	var specs []debate.AgentSpec
 	for i, spec := range x.specs {
 		if errs[i] != nil {
 			x.warn(fmt.Sprintf("Agent %s failed to generate a variant (retried once): %v", spec, errs[i]))
@@ -445,7 +446,7 @@ func (x *run) adoptGenerated(ctx context.Context, drafts []Draft) error {
 	if len(x.specs) != len(drafts) {
 		x.specs = nil
 		for _, d := range drafts {
-			spec, err := ParseAgentSpec(d.Agent)
+			spec, err := debate.ParseAgentSpec(d.Agent)
 			if err != nil {
 				return err
 			}
@@ -471,7 +472,7 @@ func (x *run) single(d Draft) {
 	x.fail(StageGenerate, nil)
 	x.warn("Adversarial comparison requires minimum 2 variants")
 	x.res.MergedOutput = string(d.Content)
-	if spec, err := ParseAgentSpec(d.Agent); err == nil {
+	if spec, err := debate.ParseAgentSpec(d.Agent); err == nil {
 		x.res.BaseVariant = modelPersona(spec)
 	}
 }
@@ -489,7 +490,7 @@ func (x *run) baseName(i int) string {
 }
 
 // modelPersona is the return contract's form of an agent: model:persona.
-func modelPersona(s AgentSpec) string {
+func modelPersona(s debate.AgentSpec) string {
 	if s.Persona == "" {
 		return s.Model
 	}
@@ -561,7 +562,7 @@ func (x *run) stepDebate(ctx context.Context) error {
 		x.skipped(StageDebate, "variants substantially identical")
 		x.partial("variants substantially identical: debate and scoring skipped; the first variant is the base")
 		x.res.ConvergenceScore = 1
-		return x.emit(ctx, DebateTranscriptFile, []byte(skippedTranscript(a, x.depth, x.threshold)))
+		return x.emit(ctx, DebateTranscriptFile, []byte(debate.SkippedTranscript(a, x.depth, x.threshold)))
 	}
 	if c := x.in.Resume; c != nil && c.Debate != nil {
 		x.res.Steps.Debate = c.Debate
@@ -585,24 +586,19 @@ func (x *run) stepDebate(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	variants := make([]Variant, len(x.docs))
+	variants := make([]debate.Variant, len(x.docs))
 	for i, d := range x.docs {
-		variants[i] = Variant{Label: label(i), Agent: x.advocateOf(i), Doc: d}
+		variants[i] = debate.Variant{Label: label(i), Agent: x.advocateOf(i), Doc: d}
 	}
-	in := DebateInput{Variants: variants, Advocates: advocates, Analysis: a, Depth: x.depth,
+	in := debate.Input{Variants: variants, Advocates: advocates, Analysis: a, Depth: x.depth,
 		Threshold: x.threshold, Focus: x.in.Focus, Points: points}
-	var result *DebateResult
-	if len(variants) >= OrchestratorThreshold {
-		result, err = x.orchestrate(ctx, in)
-	} else {
-		result, err = Debate(ctx, in, x.debateOptions()...)
-	}
+	result, err := debate.Run(ctx, in, x.debateOptions()...)
 	if err != nil {
-		var de *DebateError
+		var de *debate.Error
 		if errors.As(err, &de) && de.Result != nil {
 			x.res.Steps.Debate = de.Result
 			_ = x.emit(ctx, DebateTranscriptFile, []byte(de.Result.Markdown()))
-			if errors.Is(err, ErrTooFewAdvocates) {
+			if errors.Is(err, debate.ErrTooFewAdvocates) {
 				x.warn("Adversarial comparison requires minimum 2 variants")
 				if s := survivor(de.Result, x); s >= 0 {
 					x.res.MergedOutput = x.docs[s].Source
@@ -622,7 +618,7 @@ func (x *run) stepDebate(ctx context.Context) error {
 			return fmt.Errorf("checkpoint after debate: %w", err)
 		}
 		if len(resolved) > 0 {
-			overrideResolved(result, resolved)
+			result.MarkResolved(resolved)
 		}
 	}
 	x.res.Steps.Debate = result
@@ -633,14 +629,14 @@ func (x *run) stepDebate(ctx context.Context) error {
 }
 
 // adoptDebate records the debate's outcome in the return contract.
-func (x *run) adoptDebate(d *DebateResult) {
+func (x *run) adoptDebate(d *debate.Result) {
 	x.res.ConvergenceScore = d.Convergence
 	x.res.UnresolvedConflicts = slices.Clone(d.Unresolved)
 	x.res.Agents = nil
 	for _, v := range d.Variants {
 		x.res.Agents = append(x.res.Agents, v.Agent)
 	}
-	if d.Status != Converged {
+	if d.Status != debate.Converged {
 		x.partial(fmt.Sprintf("Debate did not converge (%.0f%% < %.0f%%): base force-selected by score; unresolved points flagged for review",
 			d.Convergence*100, d.Threshold*100))
 	}
@@ -656,24 +652,24 @@ func (x *run) reasoningLog() []string {
 	return x.reasoning.log()
 }
 
-func (x *run) debateOptions() []DebateOption {
-	opts := []DebateOption{WithDebateConcurrency(x.r.concurrency), WithDebateLogger(x.r.logger)}
+func (x *run) debateOptions() []debate.Option {
+	opts := []debate.Option{debate.WithConcurrency(x.r.concurrency), debate.WithLogger(x.r.logger)}
 	if x.reasoning != nil {
-		opts = append(opts, WithDepthLimit(x.reasoning.current))
+		opts = append(opts, debate.WithDepthLimit(x.reasoning.current))
 	}
 	return opts
 }
 
 // advocates makes one advocate per variant.
-func (x *run) advocates() ([]Advocate, error) {
-	out := make([]Advocate, len(x.specs))
-	heuristic := NewHeuristicAdvocate()
+func (x *run) advocates() ([]debate.Advocate, error) {
+	out := make([]debate.Advocate, len(x.specs))
+	heuristic := debate.NewHeuristicAdvocate()
 	for i, spec := range x.specs {
 		switch {
 		case x.r.advocates != nil:
 			out[i] = x.r.advocates(spec)
 		case x.r.modelAdvocates:
-			a, err := NewModelAdvocate(x.prov, spec)
+			a, err := debate.NewModelAdvocate(x.prov, spec)
 			if err != nil {
 				return nil, err
 			}
@@ -686,7 +682,7 @@ func (x *run) advocates() ([]Advocate, error) {
 }
 
 // survivor returns the variant whose advocate is left, or -1.
-func survivor(d *DebateResult, x *run) int {
+func survivor(d *debate.Result, x *run) int {
 	dropped := d.Dropped()
 	for i := range x.docs {
 		if !slices.Contains(dropped, label(i)) {
@@ -694,79 +690,6 @@ func survivor(d *DebateResult, x *run) int {
 		}
 	}
 	return -1
-}
-
-// overrideResolved applies the user's checkpoint-2 override: the points
-// they mark resolved go to the variant most advocates preferred, and the
-// convergence is recomputed. The transcript records it.
-func overrideResolved(d *DebateResult, ids []string) {
-	var marked []string
-	for i := range d.Decisions {
-		dec := &d.Decisions[i]
-		if !slices.Contains(ids, dec.Point) || dec.Resolved() || !slices.Contains(d.Unresolved, dec.Point) {
-			continue
-		}
-		winner := dec.Leader
-		if winner == "" {
-			winner = tieBreak(d, dec.Point)
-		}
-		if winner == "" {
-			continue
-		}
-		dec.Winner = winner
-		marked = append(marked, dec.Point)
-		d.Unresolved = slices.DeleteFunc(d.Unresolved, func(p string) bool { return p == dec.Point })
-	}
-	if len(marked) == 0 {
-		return
-	}
-	d.Agreed += len(marked)
-	if len(d.Points) > 0 {
-		d.Convergence = float64(d.Agreed) / float64(len(d.Points))
-	}
-	if d.Convergence >= d.Threshold {
-		d.Status = Converged
-	}
-	d.Wins = recountWins(d)
-	d.Log = append(d.Log, fmt.Sprintf("Approval: user-overridden — marked resolved by the user: %s (convergence now %.0f%%)",
-		strings.Join(marked, ", "), d.Convergence*100))
-}
-
-// tieBreak picks, for a point the advocates split on evenly, the variant
-// with the most votes in the last round, the earliest in input order among
-// equals: a user who marks the point resolved accepts that choice.
-func tieBreak(d *DebateResult, point string) string {
-	if len(d.Rounds) == 0 {
-		return ""
-	}
-	votes := map[string]int{}
-	for _, t := range d.Rounds[len(d.Rounds)-1].Tallies {
-		if t.Point == point {
-			for _, v := range t.Votes {
-				votes[v.Prefer]++
-			}
-		}
-	}
-	best := ""
-	for _, v := range d.Variants {
-		if votes[v.Label] > votes[best] {
-			best = v.Label
-		}
-	}
-	return best
-}
-
-func recountWins(d *DebateResult) []VariantWins {
-	out := slices.Clone(d.Wins)
-	for i := range out {
-		out[i].Won = 0
-		for _, dec := range d.Decisions {
-			if dec.Winner == out[i].Variant {
-				out[i].Won++
-			}
-		}
-	}
-	return out
 }
 
 // ---- step 3: scoring ----
@@ -813,7 +736,7 @@ func (x *run) stepScoring(ctx context.Context) error {
 }
 
 // scoringDebate converts the debate's scoring matrix for step 3.
-func scoringDebate(d *DebateResult) *scoring.Debate {
+func scoringDebate(d *debate.Result) *scoring.Debate {
 	if d == nil {
 		return nil
 	}
@@ -885,7 +808,7 @@ func (x *run) stepPlan(ctx context.Context) error {
 
 // planDecisions converts the scoring matrix, with the sections each point
 // concerns in the base and in the winner.
-func (x *run) planDecisions(d *DebateResult, base int) []merge.Decision {
+func (x *run) planDecisions(d *debate.Result, base int) []merge.Decision {
 	a := x.res.Steps.Analysis
 	var out []merge.Decision
 	for _, dec := range d.Decisions {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/crucible-go/crucible/adversarial/debate"
 	"io"
 	"log/slog"
 	"time"
@@ -24,7 +25,7 @@ import (
 type Runner struct {
 	registry *provider.Registry
 
-	advocates      func(AgentSpec) Advocate
+	advocates      func(debate.AgentSpec) debate.Advocate
 	modelAdvocates bool
 	defaultAgent   string
 	scorer         scoring.Scorer
@@ -62,7 +63,7 @@ func WithRegistry(reg *provider.Registry) Option { return func(r *Runner) { r.re
 
 // WithAdvocates sets how an advocate is made for a variant from its agent
 // spec. Default: the heuristic advocate for every variant.
-func WithAdvocates(make func(AgentSpec) Advocate) Option {
+func WithAdvocates(make func(debate.AgentSpec) debate.Advocate) Option {
 	return func(r *Runner) {
 		if make != nil {
 			r.advocates = make

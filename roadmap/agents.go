@@ -3,7 +3,7 @@ package roadmap
 import (
 	"strings"
 
-	"github.com/crucible-go/crucible/adversarial"
+	"github.com/crucible-go/crucible/adversarial/debate"
 )
 
 // OrchestratorThreshold is the agent count from which the pipeline adds an
@@ -20,8 +20,8 @@ func NeedsOrchestrator(n int) bool { return n >= OrchestratorThreshold }
 // "security", opus becomes opus:security and opus:"be brief" becomes
 // opus:security:"be brief". Agents that name a persona keep it. The input
 // is not modified.
-func ExpandAgents(agents []adversarial.AgentSpec, primary string) []adversarial.AgentSpec {
-	out := make([]adversarial.AgentSpec, len(agents))
+func ExpandAgents(agents []debate.AgentSpec, primary string) []debate.AgentSpec {
+	out := make([]debate.AgentSpec, len(agents))
 	for i, a := range agents {
 		if a.Persona == "" {
 			a.Persona = primary
@@ -33,11 +33,11 @@ func ExpandAgents(agents []adversarial.AgentSpec, primary string) []adversarial.
 
 // AgentList formats agents as an --agents value: their specs joined with
 // commas.
-func AgentList(agents []adversarial.AgentSpec) string {
+func AgentList(agents []debate.AgentSpec) string {
 	return strings.Join(agentStrings(agents), ",")
 }
 
-func agentStrings(agents []adversarial.AgentSpec) []string {
+func agentStrings(agents []debate.AgentSpec) []string {
 	out := make([]string, len(agents))
 	for i, a := range agents {
 		out[i] = a.String()

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/crucible-go/crucible/adversarial"
+	"github.com/crucible-go/crucible/adversarial/debate"
 	"github.com/crucible-go/crucible/diff"
 	"github.com/crucible-go/crucible/internal/lexicon"
 )
@@ -36,7 +37,7 @@ type AuthorRequest struct {
 	Spec *diff.Document
 	// Agent is the perspective: its persona orders the phases, its
 	// instruction is honoured as far as the author can.
-	Agent adversarial.AgentSpec
+	Agent debate.AgentSpec
 }
 
 // OfflineAuthor is the deterministic baseline [Author]. It writes what can
@@ -328,7 +329,7 @@ func firstSentence(text string) string {
 }
 
 // offlineRoadmap renders the baseline roadmap of d for agent.
-func offlineRoadmap(d *diff.Document, agent adversarial.AgentSpec) string {
+func offlineRoadmap(d *diff.Document, agent debate.AgentSpec) string {
 	p := collect(d)
 	persona := strings.ToLower(agent.Persona)
 	own := domainIndex(persona)

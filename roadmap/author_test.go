@@ -9,10 +9,11 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/crucible-go/crucible/adversarial"
+	"github.com/crucible-go/crucible/adversarial/debate"
 	"github.com/crucible-go/crucible/diff"
 )
 
-func write(t *testing.T, spec *diff.Document, agent adversarial.AgentSpec) string {
+func write(t *testing.T, spec *diff.Document, agent debate.AgentSpec) string {
 	t.Helper()
 	out, err := OfflineAuthor{}.WriteRoadmap(context.Background(), AuthorRequest{Spec: spec, Agent: agent})
 	require.NoError(t, err)
@@ -23,12 +24,12 @@ func TestOfflineAuthorGolden(t *testing.T) {
 	spec := readSpec(t, "notifications.md")
 	for _, tt := range []struct {
 		name  string
-		agent adversarial.AgentSpec
+		agent debate.AgentSpec
 	}{
-		{"security", adversarial.AgentSpec{Model: "opus", Persona: "security"}},
-		{"performance", adversarial.AgentSpec{Model: "sonnet", Persona: "performance", Instruction: "plan the load tests early"}},
-		{"primary-persona", adversarial.AgentSpec{Persona: "backend"}},
-		{"unknown-persona", adversarial.AgentSpec{Model: "haiku", Persona: "wizard"}},
+		{"security", debate.AgentSpec{Model: "opus", Persona: "security"}},
+		{"performance", debate.AgentSpec{Model: "sonnet", Persona: "performance", Instruction: "plan the load tests early"}},
+		{"primary-persona", debate.AgentSpec{Persona: "backend"}},
+		{"unknown-persona", debate.AgentSpec{Model: "haiku", Persona: "wizard"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			got := write(t, spec, tt.agent)
@@ -41,7 +42,7 @@ func TestOfflineAuthorGolden(t *testing.T) {
 func TestOfflineAuthorPhasesFollowPersonaPriorities(t *testing.T) {
 	spec := readSpec(t, "notifications.md")
 	firstPhase := func(persona string) string {
-		out := write(t, spec, adversarial.AgentSpec{Model: "opus", Persona: persona})
+		out := write(t, spec, debate.AgentSpec{Model: "opus", Persona: persona})
 		i := strings.Index(out, "## Phase 1: ")
 		require.GreaterOrEqual(t, i, 0, out)
 		line, _, _ := strings.Cut(out[i:], "\n")
@@ -59,7 +60,7 @@ func TestOfflineAuthorPhasesFollowPersonaPriorities(t *testing.T) {
 	// in order and emphasis, not in what is planned.
 	var coverage string
 	for _, p := range DomainPersonas() {
-		out := write(t, spec, adversarial.AgentSpec{Model: "opus", Persona: p})
+		out := write(t, spec, debate.AgentSpec{Model: "opus", Persona: p})
 		_, table, ok := strings.Cut(out, "## Requirement Coverage")
 		require.True(t, ok)
 		for _, r := range ExtractRequirements(spec) {
@@ -75,7 +76,7 @@ func TestOfflineAuthorPhasesFollowPersonaPriorities(t *testing.T) {
 
 func TestOfflineAuthorOwnPhase(t *testing.T) {
 	spec := readSpec(t, "notifications.md")
-	out := write(t, spec, adversarial.AgentSpec{Model: "sonnet", Persona: "performance", Instruction: "plan the load tests early"})
+	out := write(t, spec, debate.AgentSpec{Model: "sonnet", Persona: "performance", Instruction: "plan the load tests early"})
 	assert.Contains(t, out, "- NFR-001: load test at 1.5x the stated target, p95 and p99 recorded\n- NFR-002: load test at 1.5x the stated target, p95 and p99 recorded\n",
 		"the persona checks each requirement of its own phase")
 	assert.Contains(t, out, "- Agent instruction honoured: plan the load tests early\n")
@@ -84,23 +85,23 @@ func TestOfflineAuthorOwnPhase(t *testing.T) {
 	// Work of the persona's domain found elsewhere is planned in its phase
 	// too, with where it came from.
 	d := parse(t, "s.md", "# S\n\n## Architecture\n\nThe API is a module behind an interface with a clear boundary. Its cache keeps p95 latency low.\n\n## Performance\n\n- NFR-1: 500 requests per second.\n")
-	out = write(t, d, adversarial.AgentSpec{Model: "opus", Persona: "performance"})
+	out = write(t, d, debate.AgentSpec{Model: "opus", Persona: "performance"})
 	assert.Contains(t, out, "## Phase 1: Performance and Scalability\n")
 	assert.Contains(t, out, "- **Architecture** (from Architecture and Foundations): Its cache keeps p95 latency low.\n")
 	assert.NotContains(t, out, "(from Architecture and Foundations): The API is a module", "only the sentences of its domain")
-	other := write(t, d, adversarial.AgentSpec{Model: "opus", Persona: "qa"})
+	other := write(t, d, debate.AgentSpec{Model: "opus", Persona: "qa"})
 	assert.NotContains(t, other, "(from ", "other personas do not copy it")
 }
 
 func TestOfflineAuthorEdges(t *testing.T) {
 	// A spec without sections is one unit.
-	out := write(t, parse(t, "notes.md", "Deploy the API behind a canary.\n\n- FR-9: rollback within 5 minutes\n"), adversarial.AgentSpec{Persona: "qa"})
+	out := write(t, parse(t, "notes.md", "Deploy the API behind a canary.\n\n- FR-9: rollback within 5 minutes\n"), debate.AgentSpec{Persona: "qa"})
 	assert.Contains(t, out, "# Roadmap: notes\n")
 	assert.Contains(t, out, "## Phase 1: Delivery and Operations\n")
 	assert.Contains(t, out, "| FR-9 | Delivery and Operations |")
 
 	// Only context: no phases, and the requirement it mentions is not planned.
-	out = write(t, parse(t, "c.md", "# C\n\n## Overview\n\nIt does FR-1 things.\n"), adversarial.AgentSpec{Persona: "qa"})
+	out = write(t, parse(t, "c.md", "# C\n\n## Overview\n\nIt does FR-1 things.\n"), debate.AgentSpec{Persona: "qa"})
 	assert.Contains(t, out, "- **Phases**: 0, in order; each starts when the one before meets its exit criteria\n")
 	assert.Contains(t, out, "| FR-1 | Not planned (mentioned in 1 Overview) |")
 	assert.Contains(t, out, "- **Goal**: It does FR-1 things.\n")
@@ -117,12 +118,12 @@ func TestOfflineAuthorAsGenerator(t *testing.T) {
 	src := parse(t, "spec.md", tinySpec)
 	var g adversarial.Generator = OfflineAuthor{}
 	text, err := g.Generate(context.Background(), adversarial.GenerateRequest{Index: 2, Type: "roadmap",
-		Agent: adversarial.AgentSpec{Model: "gpt52", Persona: "security"}, Source: src})
+		Agent: debate.AgentSpec{Model: "gpt52", Persona: "security"}, Source: src})
 	require.NoError(t, err)
-	assert.Equal(t, write(t, src, adversarial.AgentSpec{Model: "gpt52", Persona: "security"}), text)
+	assert.Equal(t, write(t, src, debate.AgentSpec{Model: "gpt52", Persona: "security"}), text)
 	assert.Contains(t, text, "## Phase 1: Security and Compliance")
 
-	_, err = g.Generate(context.Background(), adversarial.GenerateRequest{Agent: adversarial.AgentSpec{Model: "opus"}})
+	_, err = g.Generate(context.Background(), adversarial.GenerateRequest{Agent: debate.AgentSpec{Model: "opus"}})
 	assert.Error(t, err, "no source")
 }
 
@@ -134,10 +135,10 @@ func TestGeneratorAuthor(t *testing.T) {
 	})
 	src := parse(t, "spec.md", tinySpec)
 	out, err := GeneratorAuthor{Generator: gen, Model: "sonnet"}.WriteRoadmap(context.Background(),
-		AuthorRequest{Spec: src, Agent: adversarial.AgentSpec{Persona: "security"}})
+		AuthorRequest{Spec: src, Agent: debate.AgentSpec{Persona: "security"}})
 	require.NoError(t, err)
 	assert.Equal(t, "# Model roadmap\n", string(out))
-	assert.Equal(t, adversarial.GenerateRequest{Index: 1, Type: "roadmap", Agent: adversarial.AgentSpec{Model: "sonnet", Persona: "security"}, Source: src}, got)
+	assert.Equal(t, adversarial.GenerateRequest{Index: 1, Type: "roadmap", Agent: debate.AgentSpec{Model: "sonnet", Persona: "security"}, Source: src}, got)
 
 	_, err = GeneratorAuthor{}.WriteRoadmap(context.Background(), AuthorRequest{Spec: src})
 	assert.Error(t, err)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/crucible-go/crucible/adversarial"
+	"github.com/crucible-go/crucible/adversarial/debate"
 	"github.com/crucible-go/crucible/diff"
 	"github.com/crucible-go/crucible/internal/samplegen"
 )
@@ -25,7 +26,7 @@ func BenchmarkOffline(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		text, err := OfflineAuthor{}.WriteRoadmap(ctx, AuthorRequest{Spec: doc, Agent: adversarial.AgentSpec{Model: "opus", Persona: "security"}})
+		text, err := OfflineAuthor{}.WriteRoadmap(ctx, AuthorRequest{Spec: doc, Agent: debate.AgentSpec{Model: "opus", Persona: "security"}})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -52,7 +53,7 @@ func BenchmarkOffline(b *testing.B) {
 			b.SetBytes(int64(len(src)))
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := (OfflineAuthor{}).WriteRoadmap(ctx, AuthorRequest{Spec: doc, Agent: adversarial.AgentSpec{Model: "opus", Persona: "security"}}); err != nil {
+				if _, err := (OfflineAuthor{}).WriteRoadmap(ctx, AuthorRequest{Spec: doc, Agent: debate.AgentSpec{Model: "opus", Persona: "security"}}); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -8,7 +8,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/crucible-go/crucible/adversarial"
+	"github.com/crucible-go/crucible/adversarial/debate"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -27,7 +27,7 @@ func golden(t *testing.T, name string, got []byte) {
 }
 
 func knownPersona(p string) bool {
-	for _, k := range adversarial.Personas() {
+	for _, k := range debate.Personas() {
 		if k == p {
 			return true
 		}

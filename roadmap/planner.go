@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/crucible-go/crucible/adversarial"
+	"github.com/crucible-go/crucible/adversarial/debate"
 	"github.com/crucible-go/crucible/provider"
 )
 
@@ -150,7 +151,7 @@ type Result struct {
 	// Persona is the primary persona's detection.
 	Persona Detection
 	// Agents are the expanded --agents (multi-roadmap and combined).
-	Agents []adversarial.AgentSpec
+	Agents []debate.AgentSpec
 	// Orchestrator reports that the agents were enough (≥ 5) for the
 	// pipeline to add its orchestrator.
 	Orchestrator bool
@@ -224,7 +225,7 @@ func (p *Planner) Run(ctx context.Context, req Request) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("roadmap: persona detection: %w", err)
 	}
-	if as, perr := adversarial.ParseAgentSpec("x:" + det.Primary); perr != nil || as.Persona != det.Primary || as.Instruction != "" {
+	if as, perr := debate.ParseAgentSpec("x:" + det.Primary); perr != nil || as.Persona != det.Primary || as.Instruction != "" {
 		return nil, fmt.Errorf("roadmap: persona detection returned an unusable persona %q", det.Primary)
 	}
 	res.Persona = det
@@ -252,7 +253,7 @@ func (p *Planner) Run(ctx context.Context, req Request) (*Result, error) {
 		res.Generation = r
 		text = []byte(r.MergedOutput)
 	} else {
-		text, err = p.author.WriteRoadmap(ctx, AuthorRequest{Spec: spec, Agent: adversarial.AgentSpec{Persona: det.Primary}})
+		text, err = p.author.WriteRoadmap(ctx, AuthorRequest{Spec: spec, Agent: debate.AgentSpec{Persona: det.Primary}})
 		if err != nil {
 			return nil, fmt.Errorf("roadmap: author: %w", err)
 		}

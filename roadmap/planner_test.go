@@ -14,6 +14,7 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/crucible-go/crucible/adversarial"
+	"github.com/crucible-go/crucible/adversarial/debate"
 	"github.com/crucible-go/crucible/diff"
 )
 
@@ -323,7 +324,7 @@ func TestRunHostCollaborators(t *testing.T) {
 	res, err = p.Run(context.Background(), Request{Specs: []adversarial.Draft{spec, draft("b.md", variantB)}})
 	require.NoError(t, err)
 	require.Len(t, asked, 1)
-	assert.Equal(t, adversarial.AgentSpec{Persona: "performance"}, asked[0].Agent)
+	assert.Equal(t, debate.AgentSpec{Persona: "performance"}, asked[0].Agent)
 	assert.Equal(t, UnifiedSpecFile, asked[0].Spec.Name)
 	fm := frontMatter(t, res.Roadmap)
 	assert.Equal(t, "perf-team", fm["owner"], "the author's keys are kept")

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/crucible-go/crucible/adversarial"
+	"github.com/crucible-go/crucible/adversarial/debate"
 	"github.com/crucible-go/crucible/diff"
 	"github.com/crucible-go/crucible/provider"
 )
@@ -73,17 +74,17 @@ func (e *UnknownModelError) Unwrap() error { return e.Err }
 // [*AgentCountError], a model reg does not know an [*UnknownModelError]; a
 // malformed spec keeps the adversarial package's message. A nil registry
 // accepts every model. The warnings name unknown personas.
-func ParseAgents(list string, reg *provider.Registry) ([]adversarial.AgentSpec, []string, error) {
-	specs, warnings, err := adversarial.ParseAgents(list, reg)
+func ParseAgents(list string, reg *provider.Registry) ([]debate.AgentSpec, []string, error) {
+	specs, warnings, err := debate.ParseAgents(list, reg)
 	if err == nil {
 		return specs, warnings, nil
 	}
 	var unknown *provider.UnknownModelError
 	switch {
-	case errors.Is(err, adversarial.ErrTooFewAgents):
-		return nil, nil, &AgentCountError{N: countAgents(list), Err: adversarial.ErrTooFewAgents}
-	case errors.Is(err, adversarial.ErrTooManyAgents):
-		return nil, nil, &AgentCountError{N: countAgents(list), Err: adversarial.ErrTooManyAgents}
+	case errors.Is(err, debate.ErrTooFewAgents):
+		return nil, nil, &AgentCountError{N: countAgents(list), Err: debate.ErrTooFewAgents}
+	case errors.Is(err, debate.ErrTooManyAgents):
+		return nil, nil, &AgentCountError{N: countAgents(list), Err: debate.ErrTooManyAgents}
 	case errors.As(err, &unknown):
 		return nil, nil, &UnknownModelError{Model: unknown.Model, Available: unknown.Available, Err: err}
 	}
@@ -144,8 +145,8 @@ var ErrEmptySpec = errors.New("Specification is empty")
 // wave0 is what validation establishes.
 type wave0 struct {
 	mode     Mode
-	depth    adversarial.Depth
-	agents   []adversarial.AgentSpec
+	depth    debate.Depth
+	agents   []debate.AgentSpec
 	spec     *diff.Document // the spec of ModeNone and ModeMultiRoadmap
 	warnings []Warning
 }
@@ -203,7 +204,7 @@ func (p *Planner) validate(req Request) (*wave0, error) {
 	if req.Interactive && w.mode.Adversarial() && p.approver == nil {
 		return nil, ErrNoApprover
 	}
-	depth, warning := adversarial.ParseDepth(req.Depth)
+	depth, warning := debate.ParseDepth(req.Depth)
 	w.depth = depth
 	if warning != "" {
 		w.warnings = append(w.warnings, Warning{Kind: WarnInput, Message: warning})

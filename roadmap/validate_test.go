@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/crucible-go/crucible/adversarial"
+	"github.com/crucible-go/crucible/adversarial/debate"
 	"github.com/crucible-go/crucible/diff"
 	"github.com/crucible-go/crucible/provider"
 	"github.com/crucible-go/crucible/provider/providertest"
@@ -66,19 +67,19 @@ func TestValidate(t *testing.T) {
 		{"binary spec", withPipeline, Request{Specs: []adversarial.Draft{draft("a.md", tinySpec), draft("b.md", "x\x00y")}},
 			"roadmap: b.md: line 1: binary content (NUL byte)", []error{diff.ErrBinary}},
 		{"multi-roadmap without agents", withPipeline, Request{Spec: &spec, MultiRoadmap: true},
-			"Agent count must be 2-10. Provided: 0", []error{ErrAgentCount, adversarial.ErrTooFewAgents}},
+			"Agent count must be 2-10. Provided: 0", []error{ErrAgentCount, debate.ErrTooFewAgents}},
 		{"one agent", withPipeline, Request{Spec: &spec, MultiRoadmap: true, Agents: "opus:architect"},
-			"Agent count must be 2-10. Provided: 1", []error{ErrAgentCount, adversarial.ErrTooFewAgents}},
+			"Agent count must be 2-10. Provided: 1", []error{ErrAgentCount, debate.ErrTooFewAgents}},
 		{"eleven agents", withPipeline, Request{Spec: &spec, MultiRoadmap: true, Agents: eleven},
-			"Agent count must be 2-10. Provided: 11", []error{ErrAgentCount, adversarial.ErrTooManyAgents}},
+			"Agent count must be 2-10. Provided: 11", []error{ErrAgentCount, debate.ErrTooManyAgents}},
 		{"commas inside an instruction do not count", withPipeline,
 			Request{Spec: &spec, MultiRoadmap: true, Agents: `opus:architect:"scale, cost, and \"latency\""`},
 			"Agent count must be 2-10. Provided: 1", []error{ErrAgentCount}},
 		{"unknown model offline", withPipeline, Request{Specs: specs(2), MultiRoadmap: true, Agents: "opus,llama3:security"},
 			"Unknown model 'llama3' in --agents. Available models: gemini, gpt52, haiku, opus, sonnet",
-			[]error{provider.ErrUnknownModel, adversarial.ErrInvalidAgentSpec}},
+			[]error{provider.ErrUnknownModel, debate.ErrInvalidAgentSpec}},
 		{"malformed spec keeps the adversarial message", withPipeline, Request{Spec: &spec, MultiRoadmap: true, Agents: "opus:architect:be brief,sonnet"},
-			"Instruction must be quoted: opus:architect:be brief", []error{adversarial.ErrInvalidAgentSpec}},
+			"Instruction must be quoted: opus:architect:be brief", []error{debate.ErrInvalidAgentSpec}},
 		{"interactive without an approver", withPipeline, Request{Specs: specs(2), Interactive: true},
 			"--interactive needs an approver to ask when convergence is below 60%. Configure via: roadmap.WithApprover", []error{ErrNoApprover}},
 	}
@@ -169,14 +170,14 @@ func FuzzCountAgents(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, list string) {
-		specs, _, err := adversarial.ParseAgents(list, nil)
+		specs, _, err := debate.ParseAgents(list, nil)
 		n := countAgents(list)
 		switch {
 		case err == nil:
 			if n != len(specs) {
 				t.Fatalf("countAgents(%q) = %d, ParseAgents found %d", list, n, len(specs))
 			}
-		case errors.Is(err, adversarial.ErrTooFewAgents) || errors.Is(err, adversarial.ErrTooManyAgents):
+		case errors.Is(err, debate.ErrTooFewAgents) || errors.Is(err, debate.ErrTooManyAgents):
 			if n >= 2 && n <= 10 {
 				t.Fatalf("ParseAgents(%q): %v, but countAgents = %d", list, err, n)
 			}

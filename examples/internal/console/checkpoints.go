@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/crucible-go/crucible/adversarial"
+	"github.com/crucible-go/crucible/adversarial/debate"
 	"github.com/crucible-go/crucible/diff"
 	"github.com/crucible-go/crucible/merge"
 	"github.com/crucible-go/crucible/scoring"
@@ -80,7 +81,7 @@ func (t *Checkpoints) AfterDiff(ctx context.Context, a *diff.Analysis) ([]string
 }
 
 // AfterDebate asks which unresolved points to mark resolved (checkpoint 2).
-func (t *Checkpoints) AfterDebate(ctx context.Context, d *adversarial.DebateResult) ([]string, error) {
+func (t *Checkpoints) AfterDebate(ctx context.Context, d *debate.Result) ([]string, error) {
 	ans, err := t.Ask(ctx, fmt.Sprintf("\nDebate complete. Convergence: %.0f%%. %d/%d points resolved.\n"+
 		"Would you like to override the convergence assessment? [Enter: accept; or unresolved point ids to mark resolved (%s)] ",
 		d.Convergence*100, d.Agreed, len(d.Points), strings.Join(d.Unresolved, ", ")))

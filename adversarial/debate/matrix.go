@@ -1,4 +1,4 @@
-package adversarial
+package debate
 
 import (
 	"fmt"
@@ -11,7 +11,7 @@ import (
 
 // decide builds the scoring matrix: one decision per point of the
 // analysis, from the final round's tally.
-func decide(a *diff.Analysis, res *DebateResult, aborted bool) []Decision {
+func decide(a *diff.Analysis, res *Result, aborted bool) []Decision {
 	var final *Round
 	for i := range res.Rounds {
 		if res.Rounds[i].Complete {
@@ -49,7 +49,7 @@ func decide(a *diff.Analysis, res *DebateResult, aborted bool) []Decision {
 // majority 60–89, split 50 and unresolved; +10 when a losing advocate
 // conceded; 100 only when every losing advocate explicitly conceded; never
 // below 50. Within a band the advocates' own confidence sets the place.
-func decidePoint(dec Decision, k int, res *DebateResult, final *Round) Decision {
+func decidePoint(dec Decision, k int, res *Result, final *Round) Decision {
 	t, _ := tallyAt(*final, k, dec.Point)
 	dec.Leader, dec.Winner, dec.Voters, dec.Round = t.Leader, t.Winner, len(t.Votes), final.Number
 	pick := t.Leader
@@ -117,7 +117,7 @@ func tallyAt(r Round, k int, point string) (Tally, bool) {
 
 // conceded reports whether the advocate explicitly conceded the point to
 // winner in some round up to the final one.
-func conceded(res *DebateResult, final, k int, advocate, point, winner string) bool {
+func conceded(res *Result, final, k int, advocate, point, winner string) bool {
 	for _, r := range res.Rounds[:final] {
 		t, _ := tallyAt(r, k, point)
 		for _, v := range t.Votes {
@@ -131,7 +131,7 @@ func conceded(res *DebateResult, final, k int, advocate, point, winner string) b
 
 // heldSince returns the first round from which the point was agreed on
 // winner in every round up to the final one.
-func heldSince(res *DebateResult, final, k int, point, winner string) int {
+func heldSince(res *Result, final, k int, point, winner string) int {
 	since := final
 	for r := final; r >= 1; r-- {
 		round := res.Rounds[r-1]
@@ -147,7 +147,7 @@ func heldSince(res *DebateResult, final, k int, point, winner string) int {
 // winnerSummary is the evidence summary of an agreed point: the strongest
 // supporting evidence (the winner's own advocate's if it spoke), then who
 // agreed and conceded. Two sentences at most.
-func winnerSummary(t Tally, k int, dec Decision, res *DebateResult) string {
+func winnerSummary(t Tally, k int, dec Decision, res *Result) string {
 	ev := supportingEvidence(t, k, dec.Winner, res)
 	var agree string
 	if dec.Agreement == AgreementUnanimous {
@@ -163,7 +163,7 @@ func winnerSummary(t Tally, k int, dec Decision, res *DebateResult) string {
 
 // splitSummary is the evidence summary of an unresolved point: the vote
 // and, when one variant leads, its best evidence.
-func splitSummary(t Tally, k int, res *DebateResult) string {
+func splitSummary(t Tally, k int, res *Result) string {
 	counts := voteCounts(t.Votes)
 	var parts []string
 	for _, v := range res.Variants {
@@ -185,7 +185,7 @@ func splitSummary(t Tally, k int, res *DebateResult) string {
 // supportingEvidence picks the evidence of the advocate of winner if it
 // prefers winner, else of the most confident supporter (the first in input
 // order on a tie), from the final round.
-func supportingEvidence(t Tally, k int, winner string, res *DebateResult) string {
+func supportingEvidence(t Tally, k int, winner string, res *Result) string {
 	best, bestConf := "", -1
 	for _, v := range t.Votes {
 		if v.Prefer != winner {

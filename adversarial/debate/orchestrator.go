@@ -1,4 +1,4 @@
-package adversarial
+package debate
 
 import (
 	"context"
@@ -11,8 +11,8 @@ import (
 	"github.com/crucible-go/crucible/internal/words"
 )
 
-// OrchestratorThreshold is the number of advocates from which the
-// pipeline adds the seed's orchestrator: it groups similar variants, runs
+// OrchestratorThreshold is the number of advocates from which [Run] adds
+// the seed's orchestrator: it groups similar variants, runs
 // elimination rounds within the groups and debates the finalists, so that
 // ten advocates do not all argue every point with each other. The
 // orchestrator is infrastructure: it does not count towards the 2–10
@@ -22,10 +22,10 @@ const OrchestratorThreshold = 5
 // orchestrate runs the elimination rounds and the final debate. The final
 // debate's transcript is the run's; its log documents the groups and the
 // eliminations.
-func (x *run) orchestrate(ctx context.Context, in DebateInput) (*DebateResult, error) {
+func orchestrate(ctx context.Context, in Input, cfg config) (*Result, error) {
 	groups := groupVariants(in.Variants)
 	// The groups' elimination rounds are independent: they run at once.
-	results := make([]*DebateResult, len(groups))
+	results := make([]*Result, len(groups))
 	g, gctx := errgroup.WithContext(ctx)
 	for gi, grp := range groups {
 		if len(grp) == 1 {
@@ -34,7 +34,7 @@ func (x *run) orchestrate(ctx context.Context, in DebateInput) (*DebateResult, e
 		g.Go(func() error {
 			sub := subset(in, grp)
 			sub.Depth = DepthQuick // an elimination round is one round of statements
-			res, err := Debate(gctx, sub, x.debateOptions()...)
+			res, err := debateOnce(gctx, sub, cfg)
 			if err != nil {
 				return fmt.Errorf("elimination round of group %d (%s): %w", gi+1, strings.Join(labelsOf(in, grp), ", "), err)
 			}
@@ -68,7 +68,7 @@ func (x *run) orchestrate(ctx context.Context, in DebateInput) (*DebateResult, e
 			gi+1, strings.Join(names, ", "), strings.Join(tally, ", "), in.Variants[best].Label))
 	}
 	sort.Ints(finalists)
-	res, err := Debate(ctx, subset(in, finalists), x.debateOptions()...)
+	res, err := debateOnce(ctx, subset(in, finalists), cfg)
 	if res != nil {
 		res.Log = append(log, res.Log...)
 		res.Log = append(res.Log, fmt.Sprintf("Orchestrator: final debate among %s", strings.Join(labelsOf(in, finalists), ", ")))
@@ -76,7 +76,7 @@ func (x *run) orchestrate(ctx context.Context, in DebateInput) (*DebateResult, e
 	return res, err
 }
 
-func labelsOf(in DebateInput, idx []int) []string {
+func labelsOf(in Input, idx []int) []string {
 	out := make([]string, len(idx))
 	for k, i := range idx {
 		out[k] = in.Variants[i].Label
@@ -86,7 +86,7 @@ func labelsOf(in DebateInput, idx []int) []string {
 
 // subset is the debate input restricted to the variants at the indexes,
 // which must be in input order.
-func subset(in DebateInput, idx []int) DebateInput {
+func subset(in Input, idx []int) Input {
 	out := in
 	out.Variants, out.Advocates = nil, nil
 	for _, i := range idx {

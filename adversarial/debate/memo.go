@@ -1,13 +1,13 @@
-package adversarial
+package debate
 
 import "sync"
 
-// debateMemo holds, for one debate, what every advocate would otherwise
+// memo holds, for one debate, what every advocate would otherwise
 // compute for itself: the heuristic measures of the variants, the shared
 // prompt context, the rendering of earlier statements. The engine makes
 // one per debate and hands it to every turn; advocates called outside the
 // engine get none and compute as they go.
-type debateMemo struct {
+type memo struct {
 	mu      sync.Mutex
 	entries map[string]*memoEntry
 }
@@ -20,7 +20,7 @@ type memoEntry struct {
 
 // memoGet returns the value for key, computing it once; concurrent callers
 // for the same key wait for the first. A nil memo always computes.
-func memoGet[T any](m *debateMemo, key string, compute func() (T, error)) (T, error) {
+func memoGet[T any](m *memo, key string, compute func() (T, error)) (T, error) {
 	if m == nil {
 		return compute()
 	}

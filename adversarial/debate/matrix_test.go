@@ -1,4 +1,4 @@
-package adversarial
+package debate
 
 import (
 	"math/rand/v2"
@@ -35,10 +35,10 @@ func matrixFor(t *testing.T, rounds ...Round) Decision {
 	t.Helper()
 	labels := []string{"A", "B", "C", "D", "E", "F", "G", "H", "I", "J"}
 	a := &diff.Analysis{Points: []diff.Point{{ID: "C-001", Title: "Caching"}}}
-	res := &DebateResult{Points: []string{"C-001"}}
+	res := &Result{Points: []string{"C-001"}}
 	n := len(rounds[0].Statements)
 	for i := range n {
-		res.Variants = append(res.Variants, DebateVariant{Label: labels[i]})
+		res.Variants = append(res.Variants, Participant{Label: labels[i]})
 	}
 	for _, r := range rounds {
 		r.Tallies, r.Agreed = tallyRound(a.Points, labels[:n], r.Statements)

@@ -1,4 +1,4 @@
-package adversarial
+package debate
 
 import (
 	"context"
@@ -22,7 +22,7 @@ func TestHeuristicDeterministic(t *testing.T) {
 			run := func(limit int) []byte {
 				in := setInput(t, set, nil)
 				in.Depth, in.Threshold = DepthDeep, 0.99
-				res, err := Debate(context.Background(), in, WithDebateConcurrency(limit))
+				res, err := Run(context.Background(), in, WithConcurrency(limit))
 				require.NoError(t, err)
 				b, err := json.Marshal(res)
 				require.NoError(t, err)
@@ -43,7 +43,7 @@ func TestHeuristicConvergenceNeverDecreases(t *testing.T) {
 		t.Run(set, func(t *testing.T) {
 			in := setInput(t, set, nil)
 			in.Depth, in.Threshold = DepthDeep, 0.99
-			res, err := Debate(context.Background(), in)
+			res, err := Run(context.Background(), in)
 			require.NoError(t, err)
 			for i := 1; i < len(res.Rounds); i++ {
 				prev, cur := res.Rounds[i-1], res.Rounds[i]
@@ -78,7 +78,7 @@ func TestHeuristicConcessionRaisesConvergence(t *testing.T) {
 				for i := range in.Advocates {
 					in.Advocates[i] = NewHeuristicAdvocate(WithMargins(m, m, m))
 				}
-				res, err := Debate(context.Background(), in)
+				res, err := Run(context.Background(), in)
 				require.NoError(t, err)
 				conceded := 0
 				for _, st := range res.Rounds[0].Statements {
@@ -108,7 +108,7 @@ func TestHeuristicQuotesRealLines(t *testing.T) {
 		t.Run(set, func(t *testing.T) {
 			in := setInput(t, set, nil)
 			in.Depth = DepthDeep
-			res, err := Debate(context.Background(), in)
+			res, err := Run(context.Background(), in)
 			require.NoError(t, err)
 			source := map[string]string{}
 			for _, v := range in.Variants {
@@ -131,7 +131,7 @@ func TestHeuristicQuotesRealLines(t *testing.T) {
 func TestHeuristicStatementShape(t *testing.T) {
 	in := setInput(t, "content", nil)
 	in.Depth, in.Threshold = DepthDeep, 0.99
-	res, err := Debate(context.Background(), in)
+	res, err := Run(context.Background(), in)
 	require.NoError(t, err)
 	assert.Empty(t, res.Failures)
 	require.Len(t, res.Rounds, 3)
@@ -157,7 +157,7 @@ func TestHeuristicGoldenTranscripts(t *testing.T) {
 		t.Run(tt.set, func(t *testing.T) {
 			in := setInput(t, tt.set, nil)
 			in.Depth = tt.depth
-			res, err := Debate(context.Background(), in)
+			res, err := Run(context.Background(), in)
 			require.NoError(t, err)
 			golden(t, "heuristic/"+tt.set+".md", res.Markdown())
 		})
@@ -170,7 +170,7 @@ func TestHeuristicSubset(t *testing.T) {
 	in := setInput(t, "contradictions", nil)
 	in.Variants = []Variant{in.Variants[0], in.Variants[2]}
 	in.Advocates = in.Advocates[:2]
-	res, err := Debate(context.Background(), in)
+	res, err := Run(context.Background(), in)
 	require.NoError(t, err)
 	for _, r := range res.Rounds {
 		for _, st := range r.Statements {

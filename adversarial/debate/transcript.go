@@ -1,8 +1,10 @@
-package adversarial
+package debate
 
 import (
 	"fmt"
 	"strings"
+
+	"github.com/crucible-go/crucible/diff"
 )
 
 // Markdown renders debate-transcript.md as ARTIFACTS.md lays it out:
@@ -11,7 +13,7 @@ import (
 // convergence assessment with the reason the debate stopped. Advocates'
 // prose is folded onto single lines, so nothing in it can add headings or
 // break a table.
-func (r *DebateResult) Markdown() string {
+func (r *Result) Markdown() string {
 	var b strings.Builder
 	b.WriteString("# Adversarial Debate Transcript\n\n## Metadata\n\n")
 	completed := 0
@@ -91,7 +93,7 @@ var stopWords = map[StopReason]string{
 	StopAborted:        "aborted",
 }
 
-func (r *DebateResult) failureSummary() string {
+func (r *Result) failureSummary() string {
 	var parts []string
 	for _, f := range r.Failures {
 		if !f.Recovered {
@@ -116,7 +118,7 @@ func plural(n int, noun string) string {
 }
 
 // advocateName is "Variant C advocate (haiku)".
-func (r *DebateResult) advocateName(label string) string {
+func (r *Result) advocateName(label string) string {
 	for _, v := range r.Variants {
 		if v.Label == label && v.Agent != "" {
 			return fmt.Sprintf("Variant %s advocate (%s)", label, v.Agent)
@@ -127,7 +129,7 @@ func (r *DebateResult) advocateName(label string) string {
 
 // writeTurn renders what variant v's advocate said in the round, or that
 // it failed there.
-func (r *DebateResult) writeTurn(b *strings.Builder, rd Round, v DebateVariant) {
+func (r *Result) writeTurn(b *strings.Builder, rd Round, v Participant) {
 	agent := v.Agent
 	if agent == "" {
 		agent = "default"
@@ -165,7 +167,7 @@ func (r *DebateResult) writeTurn(b *strings.Builder, rd Round, v DebateVariant) 
 	}
 }
 
-func writeStatement(b *strings.Builder, st Statement, variants []DebateVariant) {
+func writeStatement(b *strings.Builder, st Statement, variants []Participant) {
 	switch st.Round {
 	case 1:
 		field(b, "Position", st.Position)
@@ -275,4 +277,35 @@ func list(b *strings.Builder, name string, items []string) {
 // cell makes text safe for a table cell.
 func cell(s string) string {
 	return strings.ReplaceAll(oneLine(s), "|", `\|`)
+}
+
+// SkippedTranscript is debate-transcript.md for a run that does not debate
+// because its variants are substantially identical (the analysis's
+// Similarity.Identical): the seed skips the debate and the transcript says
+// why, with every diff point undecided.
+func SkippedTranscript(a *diff.Analysis, depth Depth, threshold float64) string {
+	var b strings.Builder
+	b.WriteString("# Adversarial Debate Transcript\n\n## Metadata\n\n")
+	fmt.Fprintf(&b, "- Depth: %s\n- Rounds completed: 0\n- Convergence achieved: 100%%\n- Convergence threshold: %.0f%%\n", depth, threshold*100)
+	focus := "All"
+	if len(a.Focus) > 0 {
+		focus = strings.Join(a.Focus, ", ")
+	}
+	fmt.Fprintf(&b, "- Focus areas: %s\n- Advocate count: 0 (debate skipped)\n", focus)
+	fmt.Fprintf(&b, "- Debate skipped: variants substantially identical (%d differences across %d comparable items, under 10%%)\n",
+		a.Similarity.Differences, a.Similarity.Comparable)
+	b.WriteString("\n## Scoring Matrix\n\n")
+	if len(a.Points) == 0 {
+		b.WriteString("_No diff points: nothing to score._\n")
+	} else {
+		b.WriteString("| Diff Point | Winner | Confidence | Evidence Summary |\n|---|---|---|---|\n")
+		for _, p := range a.Points {
+			fmt.Fprintf(&b, "| %s | — | 50%% | Not debated: variants substantially identical. |\n", p.ID)
+		}
+	}
+	b.WriteString("\n## Convergence Assessment\n\n")
+	fmt.Fprintf(&b, "- Points resolved: %d of %d\n- Alignment: 100%%\n- Threshold: %.0f%%\n- Status: CONVERGED\n- Unresolved points: none\n",
+		len(a.Points), len(a.Points), threshold*100)
+	b.WriteString("- Stopped: before round 1 — the variants are substantially identical, so the seed skips the debate\n")
+	return b.String()
 }

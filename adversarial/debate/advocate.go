@@ -1,4 +1,4 @@
-package adversarial
+package debate
 
 import (
 	"context"
@@ -64,7 +64,7 @@ type Turn struct {
 	// Focus are the debate's focus areas; empty means all.
 	Focus []string
 
-	memo *debateMemo // shared by the debate's turns; nil outside the engine
+	memo *memo // shared by the debate's turns; nil outside the engine
 }
 
 // Labels returns the labels of all variants of the debate, Self included,

@@ -1,4 +1,4 @@
-package adversarial
+package debate
 
 import (
 	"context"
@@ -13,8 +13,8 @@ import (
 	"github.com/crucible-go/crucible/diff"
 )
 
-// DebateInput is what one debate works on.
-type DebateInput struct {
+// Input is what one debate works on.
+type Input struct {
 	// Variants are the variants to debate, 2–10, in the analysis's order;
 	// each label must be a variant of Analysis. A subset of the analysed
 	// variants may be debated (as elimination rounds do).
@@ -36,25 +36,25 @@ type DebateInput struct {
 	Points []string
 }
 
-// DebateOption configures [Debate].
-type DebateOption func(*debateConfig)
+// Option configures [Run].
+type Option func(*config)
 
-type debateConfig struct {
+type config struct {
 	limit      int
 	logger     *slog.Logger
 	depthLimit func() Depth
 }
 
-// WithDebateConcurrency bounds how many advocates speak at once in round 1.
+// WithConcurrency bounds how many advocates speak at once in round 1.
 // The default, 0, lets all of them.
-func WithDebateConcurrency(n int) DebateOption {
-	return func(c *debateConfig) { c.limit = max(n, 0) }
+func WithConcurrency(n int) Option {
+	return func(c *config) { c.limit = max(n, 0) }
 }
 
-// WithDebateLogger sets the logger for round skips, termination and agent
+// WithLogger sets the logger for round skips, termination and agent
 // failures. The default discards.
-func WithDebateLogger(l *slog.Logger) DebateOption {
-	return func(c *debateConfig) {
+func WithLogger(l *slog.Logger) Option {
+	return func(c *config) {
 		if l != nil {
 			c.logger = l
 		}
@@ -67,30 +67,51 @@ func WithDebateLogger(l *slog.Logger) DebateOption {
 // the debate continues at that depth (never deeper than configured), notes
 // the reduction among its warnings, and logs the skipped rounds with the
 // new depth. The default is no limit.
-func WithDepthLimit(limit func() Depth) DebateOption {
-	return func(c *debateConfig) { c.depthLimit = limit }
+func WithDepthLimit(limit func() Depth) Option {
+	return func(c *config) { c.depthLimit = limit }
 }
 
-// ErrInvalidDebate matches a [DebateInput] the engine cannot run.
-var ErrInvalidDebate = errors.New("invalid debate input")
+// ErrInvalidInput matches a [Input] the engine cannot run.
+var ErrInvalidInput = errors.New("invalid debate input")
 
-// Debate runs step 2: round 1 with every advocate in parallel, round 2
-// (standard and deep) with the advocates in input order, each seeing the
-// statements before it and the criticisms of its variant, and round 3
-// (deep, when agreement is still under the threshold) on the unresolved
-// points. After each round it tallies each advocate's preferred variant per
-// point and stops on unanimity, a stable majority, oscillation or the
-// depth's last round. It then builds the scoring matrix.
+// Run runs step 2 and returns its result: the debate's rounds, the
+// scoring matrix, convergence and why it stopped.
+//
+// With fewer than [OrchestratorThreshold] variants it is one debate: round
+// 1 with every advocate in parallel, round 2 (standard and deep) with the
+// advocates in input order, each seeing the statements before it and the
+// criticisms of its variant, and round 3 (deep, when agreement is still
+// under the threshold) on the unresolved points. After each round it
+// tallies each advocate's preferred variant per point and stops on
+// unanimity, a stable majority, oscillation or the depth's last round. It
+// then builds the scoring matrix. From [OrchestratorThreshold] variants
+// on, an orchestrator groups similar variants, runs a one-round
+// elimination debate in each group (the groups at once) and debates the
+// finalists; the result is the final debate's, its Log documenting the
+// groups and eliminations.
 //
 // An advocate whose turn fails (an error, a panic or an invalid statement)
 // is retried once; if it fails again the debate continues without it. When
-// fewer than 2 advocates remain, or ctx ends, Debate returns a
-// [*DebateError] holding what was completed.
-func Debate(ctx context.Context, in DebateInput, opts ...DebateOption) (*DebateResult, error) {
-	cfg := debateConfig{logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
+// fewer than 2 advocates remain, or ctx ends, Run returns an [*Error]
+// holding what was completed. An input the engine cannot run is an error
+// matching [ErrInvalidInput] (or diff.ErrTooFewVariants /
+// diff.ErrTooManyVariants), returned before any advocate is asked.
+func Run(ctx context.Context, in Input, opts ...Option) (*Result, error) {
+	cfg := config{logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
 	for _, o := range opts {
 		o(&cfg)
 	}
+	if len(in.Variants) >= OrchestratorThreshold {
+		if _, err := newDebate(in, cfg); err != nil {
+			return nil, err
+		}
+		return orchestrate(ctx, in, cfg)
+	}
+	return debateOnce(ctx, in, cfg)
+}
+
+// debateOnce runs one debate among all of in's variants.
+func debateOnce(ctx context.Context, in Input, cfg config) (*Result, error) {
 	d, err := newDebate(in, cfg)
 	if err != nil {
 		return nil, err
@@ -100,21 +121,21 @@ func Debate(ctx context.Context, in DebateInput, opts ...DebateOption) (*DebateR
 
 // debate is the state of one run.
 type debate struct {
-	in     DebateInput
-	cfg    debateConfig
+	in     Input
+	cfg    config
 	depth  Depth
 	points []diff.Point
 	labels []string
 	active []bool
 	usage  []AgentUsage
-	res    *DebateResult
+	res    *Result
 	rounds int // the depth's maximum
-	memo   *debateMemo
+	memo   *memo
 }
 
-func newDebate(in DebateInput, cfg debateConfig) (*debate, error) {
+func newDebate(in Input, cfg config) (*debate, error) {
 	invalid := func(format string, args ...any) error {
-		return fmt.Errorf("adversarial: %w: %s", ErrInvalidDebate, fmt.Sprintf(format, args...))
+		return fmt.Errorf("adversarial: %w: %s", ErrInvalidInput, fmt.Sprintf(format, args...))
 	}
 	switch n := len(in.Variants); {
 	case n < 2:
@@ -128,8 +149,8 @@ func newDebate(in DebateInput, cfg debateConfig) (*debate, error) {
 	if len(in.Advocates) != len(in.Variants) {
 		return nil, invalid("%d advocates for %d variants; want one per variant", len(in.Advocates), len(in.Variants))
 	}
-	res := &DebateResult{Focus: in.Focus}
-	d := &debate{in: in, cfg: cfg, res: res, memo: &debateMemo{}}
+	res := &Result{Focus: in.Focus}
+	d := &debate{in: in, cfg: cfg, res: res, memo: &memo{}}
 	last := -1
 	for i, v := range in.Variants {
 		idx := variantIndex(in.Analysis, v.Label)
@@ -145,7 +166,7 @@ func newDebate(in DebateInput, cfg debateConfig) (*debate, error) {
 		}
 		last = idx
 		d.labels = append(d.labels, v.Label)
-		res.Variants = append(res.Variants, DebateVariant{Label: v.Label, Agent: v.Agent, Name: v.Doc.Name})
+		res.Variants = append(res.Variants, Participant{Label: v.Label, Agent: v.Agent, Name: v.Doc.Name})
 		d.usage = append(d.usage, AgentUsage{Variant: v.Label, Agent: v.Agent})
 		d.active = append(d.active, true)
 	}
@@ -190,7 +211,7 @@ func (d *debate) log(line string) {
 	d.cfg.logger.Info(line)
 }
 
-func (d *debate) run(ctx context.Context) (*DebateResult, error) {
+func (d *debate) run(ctx context.Context) (*Result, error) {
 	for r := 1; ; r++ {
 		var err error
 		if r == 1 {
@@ -437,7 +458,7 @@ func (d *debate) abort(r int, cause error) error {
 	}
 	d.cfg.logger.Warn(res.Stop.Log)
 	d.finish()
-	return &DebateError{Result: res, Err: cause}
+	return &Error{Result: res, Err: cause}
 }
 
 // finish fills in the scoring matrix, the final agreement and the usage.

@@ -1,4 +1,4 @@
-package adversarial
+package debate
 
 import (
 	"errors"

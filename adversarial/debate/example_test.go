@@ -1,11 +1,11 @@
-package adversarial_test
+package debate_test
 
 import (
 	"context"
 	"fmt"
 	"time"
 
-	"github.com/crucible-go/crucible/adversarial"
+	"github.com/crucible-go/crucible/adversarial/debate"
 	"github.com/crucible-go/crucible/diff"
 	"github.com/crucible-go/crucible/provider"
 	"github.com/crucible-go/crucible/provider/providertest"
@@ -16,7 +16,7 @@ func ExampleParseAgents() {
 	_ = reg.Register("claude-opus", providertest.Echo(), "opus")
 	_ = reg.Register("claude-sonnet", providertest.Echo(), "sonnet")
 
-	specs, warnings, err := adversarial.ParseAgents(`opus:architect:"focus on scalability, then cost",sonnet:wizard`, reg)
+	specs, warnings, err := debate.ParseAgents(`opus:architect:"focus on scalability, then cost",sonnet:wizard`, reg)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -26,7 +26,7 @@ func ExampleParseAgents() {
 	}
 	fmt.Println(warnings)
 
-	_, _, err = adversarial.ParseAgents("opus,llama", reg)
+	_, _, err = debate.ParseAgents("opus,llama", reg)
 	fmt.Println(err)
 	// Output:
 	// model=opus persona="architect" instruction="focus on scalability, then cost" → opus:architect:"focus on scalability, then cost"
@@ -36,17 +36,17 @@ func ExampleParseAgents() {
 }
 
 // A debate between two offline advocates over two drafts of a spec.
-func ExampleDebate() {
+func ExampleRun() {
 	a, _ := diff.Parse("a.md", []byte("# Upload Service\n\n## Limits\n\nThe retry timeout is 30 seconds. Uploads are capped at 64 MiB.\n\n## Storage\n\nUse PostgreSQL 16 for metadata.\n"))
 	b, _ := diff.Parse("b.md", []byte("# Upload Service\n\n## Limits\n\nRetries should be reasonable.\n\n## Storage\n\nUse PostgreSQL 16 for metadata.\n\n## Security\n\nAll uploads must use TLS 1.3 and are scanned for malware within 5 minutes.\n"))
 	analysis, _ := diff.Analyze(context.Background(), []*diff.Document{a, b},
 		diff.WithClock(func() time.Time { return time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC) }))
 
-	res, err := adversarial.Debate(context.Background(), adversarial.DebateInput{
-		Variants:  []adversarial.Variant{{Label: "A", Agent: "opus", Doc: a}, {Label: "B", Agent: "sonnet", Doc: b}},
-		Advocates: []adversarial.Advocate{adversarial.NewHeuristicAdvocate(), adversarial.NewHeuristicAdvocate()},
+	res, err := debate.Run(context.Background(), debate.Input{
+		Variants:  []debate.Variant{{Label: "A", Agent: "opus", Doc: a}, {Label: "B", Agent: "sonnet", Doc: b}},
+		Advocates: []debate.Advocate{debate.NewHeuristicAdvocate(), debate.NewHeuristicAdvocate()},
 		Analysis:  analysis,
-		Depth:     adversarial.DepthDeep,
+		Depth:     debate.DepthDeep,
 	})
 	if err != nil {
 		fmt.Println(err)
@@ -55,14 +55,14 @@ func ExampleDebate() {
 	for _, d := range res.Decisions {
 		fmt.Printf("%s %-18.18s winner=%s confidence=%d%% (%s since round %d)\n", d.Point, d.Title, d.Winner, d.Confidence, d.Agreement, d.Round)
 	}
-	fmt.Println(res.Status, "—", res.Stop.Log)
+	fmt.Printf("convergence %.0f%% (threshold %.0f%%): %s — %s\n", res.Convergence*100, res.Threshold*100, res.Status, res.Stop.Log)
 	fmt.Println(res.Log)
 	fmt.Println("points won: A", res.PointsWon("A"), "B", res.PointsWon("B"))
 	// Output:
 	// S-001 Heading structure  winner=B confidence=100% (unanimous since round 2)
 	// C-001 Limits             winner=A confidence=100% (unanimous since round 1)
 	// U-001 §3 Security: All u winner=B confidence=98% (unanimous since round 1)
-	// CONVERGED — Convergence: 100% (unanimous)
+	// convergence 100% (threshold 80%): CONVERGED — Convergence: 100% (unanimous)
 	// [Round 3 skipped: convergence 100% ≥ 80%]
 	// points won: A 1 B 2
 }

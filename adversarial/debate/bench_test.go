@@ -1,4 +1,4 @@
-package adversarial
+package debate
 
 import (
 	"context"
@@ -44,7 +44,7 @@ func BenchmarkDebateLatency(b *testing.B) {
 			cpu0, _ := cputime.Now()
 			start := time.Now()
 			for b.Loop() {
-				res, err := Debate(context.Background(), in)
+				res, err := Run(context.Background(), in)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -83,7 +83,7 @@ func BenchmarkHeuristicDebate(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	in := DebateInput{Analysis: a}
+	in := Input{Analysis: a}
 	for i, d := range docs {
 		in.Variants = append(in.Variants, Variant{Label: diff.Label(i), Doc: d})
 	}
@@ -95,7 +95,7 @@ func BenchmarkHeuristicDebate(b *testing.B) {
 			for range docs {
 				in.Advocates = append(in.Advocates, NewHeuristicAdvocate())
 			}
-			if _, err := Debate(context.Background(), in); err != nil {
+			if _, err := Run(context.Background(), in); err != nil {
 				b.Fatal(err)
 			}
 		}

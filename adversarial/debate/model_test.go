@@ -1,4 +1,4 @@
-package adversarial
+package debate
 
 import (
 	"context"
@@ -31,7 +31,7 @@ func TestModelAdvocatePrompt(t *testing.T) {
 		1: {"A": "AAAAA", "B": "BBBBB", "C": "CCCCC"},
 		2: {"A": "AAAAA", "B": "BBBBB", "C": "CCCCC"}})
 	in.Advocates = modelAdvocates(t, in, fake)
-	_, err = Debate(context.Background(), in)
+	_, err = Run(context.Background(), in)
 	require.NoError(t, err)
 
 	calls := fake.Calls()
@@ -85,7 +85,7 @@ func TestModelAdvocateRound3Prompt(t *testing.T) {
 		2: {"A": "AAAAA", "B": "BBAAA", "C": "CCAAA"},
 		3: {"A": "AAAAA", "B": "BaAAA", "C": "CaAAA"}})
 	in.Advocates = modelAdvocates(t, in, fake)
-	res, err := Debate(context.Background(), in)
+	res, err := Run(context.Background(), in)
 	require.NoError(t, err)
 	require.Len(t, res.Rounds, 3)
 	var r3 provider.Request

@@ -1,4 +1,4 @@
-package adversarial
+package debate
 
 import (
 	"context"
@@ -26,10 +26,10 @@ type script map[int]map[string]string
 // synthetic builds a debate over n hand-made variants and a hand-made
 // analysis with the given number of points, so that tests control every
 // position exactly.
-func synthetic(t testing.TB, n, points int) DebateInput {
+func synthetic(t testing.TB, n, points int) Input {
 	t.Helper()
 	a := &diff.Analysis{ArtifactType: "Specification", Generated: fixedClock()}
-	in := DebateInput{Analysis: a}
+	in := Input{Analysis: a}
 	for i := range n {
 		l := diff.Label(i)
 		src := fmt.Sprintf("# Variant %s\n\n## Scope\n\nVariant %s keeps the retry timeout at %d seconds.\n\n## Storage\n\nUse store number %d.\n", l, l, 10*(i+1), i+1)
@@ -63,7 +63,7 @@ func synthetic(t testing.TB, n, points int) DebateInput {
 // scriptedFake answers advocate requests from the script: round 1
 // statements criticise the next variant on the first point, round 2
 // statements answer every criticism.
-func scriptedFake(t testing.TB, in DebateInput, s script) *providertest.Fake {
+func scriptedFake(t testing.TB, in Input, s script) *providertest.Fake {
 	t.Helper()
 	labels := make([]string, len(in.Variants))
 	for i, v := range in.Variants {
@@ -146,7 +146,7 @@ func indexOf(s []string, v string) int {
 }
 
 // modelAdvocates returns model advocates for the variants over p.
-func modelAdvocates(t testing.TB, in DebateInput, p provider.Provider) []Advocate {
+func modelAdvocates(t testing.TB, in Input, p provider.Provider) []Advocate {
 	t.Helper()
 	var out []Advocate
 	for _, v := range in.Variants {

@@ -1,4 +1,4 @@
-package adversarial
+package debate
 
 import (
 	"context"
@@ -268,9 +268,9 @@ func (m *ModelAdvocate) sharedContext(turn Turn) (string, error) {
 // transcript shows them. A statement never changes once made, so each is
 // rendered once per debate.
 func transcriptText(turn Turn) string {
-	var vars []DebateVariant
+	var vars []Participant
 	for _, v := range turn.Variants() {
-		vars = append(vars, DebateVariant{Label: v.Label, Agent: v.Agent})
+		vars = append(vars, Participant{Label: v.Label, Agent: v.Agent})
 	}
 	var b strings.Builder
 	for _, st := range turn.Transcript {

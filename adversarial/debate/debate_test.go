@@ -1,4 +1,4 @@
-package adversarial
+package debate
 
 import (
 	"bytes"
@@ -82,7 +82,7 @@ func TestDebateTermination(t *testing.T) {
 			in.Depth, in.Threshold = tt.depth, tt.threshold
 			fake := scriptedFake(t, in, tt.script)
 			in.Advocates = modelAdvocates(t, in, fake)
-			res, err := Debate(context.Background(), in)
+			res, err := Run(context.Background(), in)
 			require.NoError(t, err)
 			assert.Len(t, res.Rounds, tt.rounds)
 			assert.Equal(t, tt.reason, res.Stop.Reason, res.Stop.Log)
@@ -119,7 +119,7 @@ func TestDebateRoundsSeeTheirInputs(t *testing.T) {
 		}
 		return st, nil
 	})
-	res, err := Debate(context.Background(), in, WithDebateConcurrency(1))
+	res, err := Run(context.Background(), in, WithConcurrency(1))
 	require.NoError(t, err)
 	require.Len(t, res.Rounds, 3)
 
@@ -231,10 +231,10 @@ func TestDebateFailures(t *testing.T) {
 			fake := scriptedFake(t, in, tt.script)
 			tt.rules(fake)
 			in.Advocates = modelAdvocates(t, in, fake)
-			res, err := Debate(context.Background(), in)
+			res, err := Run(context.Background(), in)
 			if tt.wantErr != nil {
 				require.ErrorIs(t, err, tt.wantErr)
-				var de *DebateError
+				var de *Error
 				require.ErrorAs(t, err, &de)
 				res = de.Result
 				require.NotNil(t, res, "the error carries what was completed")
@@ -307,7 +307,7 @@ func TestDebateAdvocateMisbehaviour(t *testing.T) {
 				return tt.bad(ctx, turn)
 			})}
 			var logs bytes.Buffer
-			res, err := Debate(context.Background(), in, WithDebateLogger(slog.New(slog.NewTextHandler(&logs, nil))))
+			res, err := Run(context.Background(), in, WithLogger(slog.New(slog.NewTextHandler(&logs, nil))))
 			require.NoError(t, err)
 			assert.Equal(t, 2, calls, "retried once")
 			require.Len(t, res.Failures, 1)
@@ -325,24 +325,24 @@ func TestDebateInputErrors(t *testing.T) {
 	ok.Advocates = []Advocate{NewHeuristicAdvocate(), NewHeuristicAdvocate(), NewHeuristicAdvocate()}
 	tests := []struct {
 		name   string
-		edit   func(in *DebateInput)
+		edit   func(in *Input)
 		is     error
 		errMsg string
 	}{
-		{"one variant", func(in *DebateInput) { in.Variants, in.Advocates = in.Variants[:1], in.Advocates[:1] },
+		{"one variant", func(in *Input) { in.Variants, in.Advocates = in.Variants[:1], in.Advocates[:1] },
 			diff.ErrTooFewVariants, "Adversarial comparison requires at least 2 variants, got 1"},
-		{"eleven variants", func(in *DebateInput) {
+		{"eleven variants", func(in *Input) {
 			for len(in.Variants) < 11 {
 				in.Variants = append(in.Variants, in.Variants[0])
 			}
 		}, diff.ErrTooManyVariants, "Maximum 10 variants supported, got 11"},
-		{"no analysis", func(in *DebateInput) { in.Analysis = nil }, ErrInvalidDebate, "no diff analysis"},
-		{"advocate count", func(in *DebateInput) { in.Advocates = in.Advocates[:2] }, ErrInvalidDebate, "2 advocates for 3 variants"},
-		{"nil advocate", func(in *DebateInput) { in.Advocates = []Advocate{in.Advocates[0], nil, in.Advocates[2]} }, ErrInvalidDebate, "variant B has no advocate"},
-		{"unknown label", func(in *DebateInput) { in.Variants[1].Label = "Q" }, ErrInvalidDebate, `variant "Q" is not in the diff analysis`},
-		{"order", func(in *DebateInput) { in.Variants[0], in.Variants[1] = in.Variants[1], in.Variants[0] }, ErrInvalidDebate, "out of order"},
-		{"no document", func(in *DebateInput) { in.Variants[2].Doc = nil }, ErrInvalidDebate, "variant C has no document"},
-		{"unknown point", func(in *DebateInput) { in.Points = []string{"S-009"} }, ErrInvalidDebate, `point "S-009" is not in the diff analysis`},
+		{"no analysis", func(in *Input) { in.Analysis = nil }, ErrInvalidInput, "no diff analysis"},
+		{"advocate count", func(in *Input) { in.Advocates = in.Advocates[:2] }, ErrInvalidInput, "2 advocates for 3 variants"},
+		{"nil advocate", func(in *Input) { in.Advocates = []Advocate{in.Advocates[0], nil, in.Advocates[2]} }, ErrInvalidInput, "variant B has no advocate"},
+		{"unknown label", func(in *Input) { in.Variants[1].Label = "Q" }, ErrInvalidInput, `variant "Q" is not in the diff analysis`},
+		{"order", func(in *Input) { in.Variants[0], in.Variants[1] = in.Variants[1], in.Variants[0] }, ErrInvalidInput, "out of order"},
+		{"no document", func(in *Input) { in.Variants[2].Doc = nil }, ErrInvalidInput, "variant C has no document"},
+		{"unknown point", func(in *Input) { in.Points = []string{"S-009"} }, ErrInvalidInput, `point "S-009" is not in the diff analysis`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -350,7 +350,7 @@ func TestDebateInputErrors(t *testing.T) {
 			in.Variants = append([]Variant(nil), ok.Variants...)
 			in.Advocates = append([]Advocate(nil), ok.Advocates...)
 			tt.edit(&in)
-			_, err := Debate(context.Background(), in)
+			_, err := Run(context.Background(), in)
 			require.ErrorIs(t, err, tt.is)
 			assert.Contains(t, err.Error(), tt.errMsg)
 		})
@@ -362,7 +362,7 @@ func TestDebateConfigWarnings(t *testing.T) {
 	in.Depth, in.Threshold = "thorough", 1.5
 	good := AdvocateFunc(func(_ context.Context, turn Turn) (Statement, error) { return statementFor(turn, "AAAAA"), nil })
 	in.Advocates = []Advocate{good, good}
-	res, err := Debate(context.Background(), in)
+	res, err := Run(context.Background(), in)
 	require.NoError(t, err)
 	assert.Equal(t, DepthStandard, res.Depth)
 	assert.Equal(t, 0.80, res.Threshold)
@@ -385,7 +385,7 @@ func TestDebatePointFilter(t *testing.T) {
 		return statementFor(turn, "BB"), nil
 	})
 	in.Advocates = []Advocate{adv, adv, adv}
-	res, err := Debate(context.Background(), in, WithDebateConcurrency(1))
+	res, err := Run(context.Background(), in, WithConcurrency(1))
 	require.NoError(t, err)
 	assert.Equal(t, []string{"S-001", "X-001"}, res.Points)
 	assert.Equal(t, []string{"S-002", "C-001", "U-001"}, res.Excluded)
@@ -415,9 +415,9 @@ func TestDebateCancellation(t *testing.T) {
 		}
 		cancel()
 	}()
-	_, err := Debate(ctx, in)
+	_, err := Run(ctx, in)
 	require.ErrorIs(t, err, context.Canceled)
-	var de *DebateError
+	var de *Error
 	require.ErrorAs(t, err, &de)
 	assert.Empty(t, de.Result.Failures, "a cancelled turn is not an agent failure")
 	assert.Equal(t, StopAborted, de.Result.Stop.Reason)
@@ -428,11 +428,11 @@ func TestDebateCancellation(t *testing.T) {
 func TestDebateResultJSON(t *testing.T) {
 	in := setInput(t, "contradictions", nil)
 	in.Depth = DepthDeep
-	res, err := Debate(context.Background(), in)
+	res, err := Run(context.Background(), in)
 	require.NoError(t, err)
 	b, err := json.Marshal(res)
 	require.NoError(t, err)
-	var back DebateResult
+	var back Result
 	require.NoError(t, json.Unmarshal(b, &back))
 	assert.Equal(t, res.Markdown(), back.Markdown())
 	assert.Equal(t, *res, back)
@@ -443,7 +443,7 @@ func TestDebateErrorMessage(t *testing.T) {
 	good := AdvocateFunc(func(_ context.Context, turn Turn) (Statement, error) { return statementFor(turn, "AAAAA"), nil })
 	bad := AdvocateFunc(func(context.Context, Turn) (Statement, error) { return Statement{}, errors.New("down") })
 	in.Advocates = []Advocate{good, bad}
-	_, err := Debate(context.Background(), in)
+	_, err := Run(context.Background(), in)
 	require.Error(t, err)
 	assert.Equal(t, "Debate aborted: fewer than 2 advocates remain (round 1; advocates failed: B)", err.Error())
 }
@@ -464,7 +464,7 @@ func TestDebateDepthLimit(t *testing.T) {
 		}
 		return DepthDeep
 	}
-	res, err := Debate(context.Background(), in, WithDepthLimit(limit))
+	res, err := Run(context.Background(), in, WithDepthLimit(limit))
 	require.NoError(t, err)
 	assert.Len(t, res.Rounds, 2)
 	assert.Equal(t, StopMaxRounds, res.Stop.Reason)
@@ -504,7 +504,7 @@ func TestDebateRound1Parallel(t *testing.T) {
 				return statementFor(turn, "AAAAA"), nil
 			})
 			in.Advocates = []Advocate{adv, adv, adv, adv}
-			res, err := Debate(context.Background(), in, WithDebateConcurrency(tt.limit))
+			res, err := Run(context.Background(), in, WithConcurrency(tt.limit))
 			require.NoError(t, err)
 			assert.Empty(t, res.Failures)
 			assert.Equal(t, tt.want, peak)

@@ -1,4 +1,4 @@
-package adversarial
+package debate
 
 import (
 	"errors"
@@ -210,20 +210,20 @@ type VariantWins struct {
 	Won     int    `json:"won"`
 }
 
-// DebateVariant identifies a variant in a [DebateResult].
-type DebateVariant struct {
+// Participant identifies a variant in a [Result].
+type Participant struct {
 	Label string `json:"label"`
 	Agent string `json:"agent,omitempty"`
 	Name  string `json:"name,omitempty"`
 }
 
-// DebateResult is step 2's outcome. It is plain data (JSON round-trips it,
-// for checkpoints); [DebateResult.Markdown] renders debate-transcript.md.
-type DebateResult struct {
-	Depth     Depth           `json:"depth"`
-	Threshold float64         `json:"threshold"`
-	Focus     []string        `json:"focus,omitempty"`
-	Variants  []DebateVariant `json:"variants"`
+// Result is step 2's outcome. It is plain data (JSON round-trips it,
+// for checkpoints); [Result.Markdown] renders debate-transcript.md.
+type Result struct {
+	Depth     Depth         `json:"depth"`
+	Threshold float64       `json:"threshold"`
+	Focus     []string      `json:"focus,omitempty"`
+	Variants  []Participant `json:"variants"`
 	// Points are the ids of the points debated, in analysis order;
 	// Excluded those of the analysis that were not.
 	Points   []string `json:"points"`
@@ -247,7 +247,7 @@ type DebateResult struct {
 }
 
 // Decision returns the scoring matrix entry for a point.
-func (r *DebateResult) Decision(point string) (Decision, bool) {
+func (r *Result) Decision(point string) (Decision, bool) {
 	for _, d := range r.Decisions {
 		if d.Point == point {
 			return d, true
@@ -257,7 +257,7 @@ func (r *DebateResult) Decision(point string) (Decision, bool) {
 }
 
 // PointsWon returns how many points the variant won.
-func (r *DebateResult) PointsWon(label string) int {
+func (r *Result) PointsWon(label string) int {
 	for _, w := range r.Wins {
 		if w.Variant == label {
 			return w.Won
@@ -268,7 +268,7 @@ func (r *DebateResult) PointsWon(label string) int {
 
 // Dropped returns the variants whose advocates left the debate after a
 // failed retry, in the order they failed.
-func (r *DebateResult) Dropped() []string {
+func (r *Result) Dropped() []string {
 	var out []string
 	for _, f := range r.Failures {
 		if !f.Recovered {
@@ -279,7 +279,7 @@ func (r *DebateResult) Dropped() []string {
 }
 
 // TotalUsage sums the usage of every advocate.
-func (r *DebateResult) TotalUsage() provider.Usage {
+func (r *Result) TotalUsage() provider.Usage {
 	var u provider.Usage
 	for _, a := range r.Usage {
 		u = u.Add(a.Usage)
@@ -287,28 +287,28 @@ func (r *DebateResult) TotalUsage() provider.Usage {
 	return u
 }
 
-// ErrTooFewAdvocates is the cause of a [*DebateError] when failures leave
+// ErrTooFewAdvocates is the cause of a [*Error] when failures leave
 // fewer than 2 advocates.
 var ErrTooFewAdvocates = errors.New("Debate aborted: fewer than 2 advocates remain")
 
-// DebateError is a debate that could not finish: fewer than 2 advocates
+// Error is a debate that could not finish: fewer than 2 advocates
 // remained (Err is [ErrTooFewAdvocates]) or the context ended (Err wraps
 // ctx.Err()). Result holds everything completed so far — rounds,
 // statements, failures — with Stop.Reason StopAborted; its Markdown renders
 // the partial transcript.
-type DebateError struct {
-	Result *DebateResult
+type Error struct {
+	Result *Result
 	Err    error
 }
 
-func (e *DebateError) Error() string {
+func (e *Error) Error() string {
 	if errors.Is(e.Err, ErrTooFewAdvocates) && e.Result != nil {
 		return fmt.Sprintf("%v (round %d; advocates failed: %s)", e.Err, e.Result.Stop.Round, strings.Join(e.Result.Dropped(), ", "))
 	}
 	return "adversarial: debate interrupted: " + e.Err.Error()
 }
 
-func (e *DebateError) Unwrap() error { return e.Err }
+func (e *Error) Unwrap() error { return e.Err }
 
 // percent formats a fraction as a whole percentage, rounded down so that a
 // value under a threshold never prints as reaching it.

@@ -1,0 +1,83 @@
+package debate
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// MarkResolved applies a user's override at the checkpoint after the
+// debate: each unresolved point among ids goes to the variant most
+// advocates preferred (on a tie, the variant with the most votes in the
+// last round, the earliest in input order among equals), the convergence,
+// status and points won are recomputed, and Log records it. Points that
+// are resolved already, unknown or without any vote are left as they are.
+func (d *Result) MarkResolved(ids []string) {
+	var marked []string
+	for i := range d.Decisions {
+		dec := &d.Decisions[i]
+		if !slices.Contains(ids, dec.Point) || dec.Resolved() || !slices.Contains(d.Unresolved, dec.Point) {
+			continue
+		}
+		winner := dec.Leader
+		if winner == "" {
+			winner = tieBreak(d, dec.Point)
+		}
+		if winner == "" {
+			continue
+		}
+		dec.Winner = winner
+		marked = append(marked, dec.Point)
+		d.Unresolved = slices.DeleteFunc(d.Unresolved, func(p string) bool { return p == dec.Point })
+	}
+	if len(marked) == 0 {
+		return
+	}
+	d.Agreed += len(marked)
+	if len(d.Points) > 0 {
+		d.Convergence = float64(d.Agreed) / float64(len(d.Points))
+	}
+	if d.Convergence >= d.Threshold {
+		d.Status = Converged
+	}
+	d.Wins = recountWins(d)
+	d.Log = append(d.Log, fmt.Sprintf("Approval: user-overridden — marked resolved by the user: %s (convergence now %.0f%%)",
+		strings.Join(marked, ", "), d.Convergence*100))
+}
+
+// tieBreak picks, for a point the advocates split on evenly, the variant
+// with the most votes in the last round, the earliest in input order among
+// equals: a user who marks the point resolved accepts that choice.
+func tieBreak(d *Result, point string) string {
+	if len(d.Rounds) == 0 {
+		return ""
+	}
+	votes := map[string]int{}
+	for _, t := range d.Rounds[len(d.Rounds)-1].Tallies {
+		if t.Point == point {
+			for _, v := range t.Votes {
+				votes[v.Prefer]++
+			}
+		}
+	}
+	best := ""
+	for _, v := range d.Variants {
+		if votes[v.Label] > votes[best] {
+			best = v.Label
+		}
+	}
+	return best
+}
+
+func recountWins(d *Result) []VariantWins {
+	out := slices.Clone(d.Wins)
+	for i := range out {
+		out[i].Won = 0
+		for _, dec := range d.Decisions {
+			if dec.Winner == out[i].Variant {
+				out[i].Won++
+			}
+		}
+	}
+	return out
+}
