@@ -5,11 +5,11 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
-	"github.com/crucible-go/crucible/adversarial/debate"
 	"sort"
 	"strings"
 	"text/template"
 
+	"github.com/crucible-go/crucible/adversarial/debate"
 	"github.com/crucible-go/crucible/diff"
 	"github.com/crucible-go/crucible/internal/prompt"
 	"github.com/crucible-go/crucible/internal/words"

@@ -3,11 +3,11 @@ package adversarial
 import (
 	"context"
 	"fmt"
-	"github.com/crucible-go/crucible/adversarial/debate"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/crucible-go/crucible/adversarial/debate"
 	"github.com/crucible-go/crucible/diff"
 	"github.com/crucible-go/crucible/merge"
 	"github.com/crucible-go/crucible/provider"

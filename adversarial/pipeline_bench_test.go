@@ -3,7 +3,6 @@ package adversarial
 import (
 	"context"
 	"fmt"
-	"github.com/crucible-go/crucible/adversarial/debate"
 	"runtime"
 	"strings"
 	"sync"
@@ -16,6 +15,7 @@ import (
 	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/text"
 
+	"github.com/crucible-go/crucible/adversarial/debate"
 	"github.com/crucible-go/crucible/internal/cputime"
 	"github.com/crucible-go/crucible/internal/samplegen"
 	"github.com/crucible-go/crucible/provider"

@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"github.com/crucible-go/crucible/adversarial/debate"
 	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/crucible-go/crucible/adversarial/debate"
 	"github.com/crucible-go/crucible/scoring"
 )
 

@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/crucible-go/crucible/adversarial/debate"
 	"io"
 	"log/slog"
 	"time"
 
+	"github.com/crucible-go/crucible/adversarial/debate"
 	"github.com/crucible-go/crucible/diff"
 	"github.com/crucible-go/crucible/merge"
 	"github.com/crucible-go/crucible/provider"

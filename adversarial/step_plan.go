@@ -1,0 +1,119 @@
+package adversarial
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/crucible-go/crucible/adversarial/debate"
+	"github.com/crucible-go/crucible/merge"
+	"github.com/crucible-go/crucible/scoring"
+)
+
+// Step 4: the refactoring plan (package merge) → refactor-plan.md, from
+// the debate's decisions and the scoring's strengths.
+
+func (x *run) stepPlan(ctx context.Context) error {
+	base := x.baseIndex()
+	x.res.BaseVariant = x.baseName(base)
+	if c := x.in.Resume; c != nil && c.Plan != nil {
+		x.res.Steps.Plan = c.Plan
+		x.skipped(StagePlan, "resumed from the checkpoint")
+		return x.emit(ctx, RefactorPlanFile, []byte(c.Plan.Markdown()))
+	}
+	x.res.FailureStage = StagePlan
+	x.started(StagePlan)
+	in := merge.PlanInput{Base: merge.Variant{Label: label(base), Agent: x.agentOf(base), Doc: x.docs[base]}}
+	for i, d := range x.docs {
+		if i != base {
+			in.Variants = append(in.Variants, merge.Variant{Label: label(i), Agent: x.agentOf(i), Doc: d})
+		}
+	}
+	if d := x.res.Steps.Debate; d != nil {
+		in.Decisions = x.planDecisions(d, base)
+	}
+	if card := x.res.Steps.Scorecard; card != nil {
+		in.Strengths = planStrengths(card.Selection.Incorporate)
+	}
+	plan, err := merge.NewPlan(in, merge.WithClock(x.r.clock), merge.WithLogger(x.r.logger))
+	if err != nil {
+		return err
+	}
+	if x.in.Interactive {
+		reviewer := merge.ReviewerFunc(func(ctx context.Context, p merge.Plan) (merge.Verdict, error) {
+			q, err := x.r.checkpoints.AfterPlan(ctx, p)
+			return merge.Verdict{Plan: q}, err
+		})
+		if plan, err = merge.Review(ctx, plan, reviewer, merge.WithClock(x.r.clock)); err != nil {
+			return fmt.Errorf("checkpoint after refactoring plan: %w", err)
+		}
+	}
+	x.res.Steps.Plan = &plan
+	x.stageDone()
+	x.finished(StagePlan, fmt.Sprintf("%d changes planned", len(plan.Changes)))
+	return x.emit(ctx, RefactorPlanFile, []byte(plan.Markdown()))
+}
+
+// planDecisions converts the scoring matrix, with the sections each point
+// concerns in the base and in the winner.
+func (x *run) planDecisions(d *debate.Result, base int) []merge.Decision {
+	a := x.res.Steps.Analysis
+	var out []merge.Decision
+	for _, dec := range d.Decisions {
+		p, ok := a.Point(dec.Point)
+		if !ok {
+			continue
+		}
+		md := merge.Decision{Point: dec.Point, Topic: p.Title, Winner: dec.Winner, Confidence: dec.Confidence,
+			Evidence: dec.Evidence, Round: dec.Round}
+		md.BaseSection = x.sectionRef(base, p.Positions[base].Section)
+		if w := labelIndex(dec.Winner); w >= 0 && w < len(x.docs) {
+			md.WinnerSection = x.sectionRef(w, p.Positions[w].Section)
+		}
+		for i, pos := range p.Positions {
+			if pos.Text != "" && pos.Text != "—" {
+				md.Positions = append(md.Positions, merge.Position{Variant: label(i), Summary: pos.Text})
+			}
+		}
+		out = append(out, md)
+	}
+	return out
+}
+
+func labelIndex(label string) int {
+	if len(label) != 1 || label[0] < 'A' || label[0] > 'Z' {
+		return -1
+	}
+	return int(label[0] - 'A')
+}
+
+// sectionRef names section si of variant v for the plan.
+func (x *run) sectionRef(v, si int) merge.SectionRef {
+	if si < 0 || si >= len(x.docs[v].Sections) {
+		return merge.SectionRef{}
+	}
+	s := x.docs[v].Sections[si]
+	return merge.SectionRef{Number: s.Number, Title: s.Title}
+}
+
+// planStrengths converts step 3's strengths to incorporate.
+func planStrengths(ss []scoring.Strength) []merge.Strength {
+	var out []merge.Strength
+	for _, s := range ss {
+		if s.Section < 0 {
+			continue // not about one section: nothing to take
+		}
+		why := "won debate point " + s.Point
+		if s.Kind == scoring.FromUnique {
+			why = "unique contribution " + s.Point
+		}
+		if s.Rating != "" {
+			why += ", rated " + s.Rating
+		}
+		// The decision on the point supplies the evidence; the description
+		// only says what the section is, so the plan does not repeat it.
+		desc := fmt.Sprintf("Variant %s's section %q", s.Variant, s.SectionTitle)
+		out = append(out, merge.Strength{Variant: s.Variant, Point: s.Point, Description: desc, Why: why,
+			Section: merge.SectionRef{Number: s.SectionNumber, Title: s.SectionTitle}})
+	}
+	return out
+}

@@ -1,0 +1,182 @@
+package adversarial
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/crucible-go/crucible/adversarial/debate"
+	"github.com/crucible-go/crucible/scoring"
+)
+
+// Step 3: hybrid scoring and base selection (package scoring) →
+// base-selection.md, and the part of scoring prepared while the debate
+// runs.
+
+func (x *run) stepScoring(ctx context.Context) error {
+	a := x.res.Steps.Analysis
+	if a.Similarity.Identical {
+		x.skipped(StageScoring, "variants substantially identical")
+		return x.emit(ctx, BaseSelectionFile, []byte(skippedSelection(x)))
+	}
+	if c := x.in.Resume; c != nil && c.Scorecard != nil {
+		x.res.Steps.Scorecard = c.Scorecard
+		x.skipped(StageScoring, "resumed from the checkpoint")
+		return x.emit(ctx, BaseSelectionFile, []byte(c.Scorecard.Markdown()))
+	}
+	x.res.FailureStage = StageScoring
+	x.started(StageScoring)
+	scorer, err := x.scorer()
+	if err != nil {
+		return err
+	}
+	x.awaitPreparing()
+	in := x.scoringInput()
+	in.Debate = scoringDebate(x.res.Steps.Debate)
+	card, err := scorer.Score(ctx, in)
+	if err != nil {
+		return err
+	}
+	if x.in.Interactive {
+		base, err := x.r.checkpoints.AfterScoring(ctx, card)
+		if err != nil {
+			return fmt.Errorf("checkpoint after base selection: %w", err)
+		}
+		if base != "" && base != card.Selection.Base {
+			if err := card.Override(base); err != nil {
+				return fmt.Errorf("checkpoint after base selection: %w", err)
+			}
+		}
+	}
+	x.res.Steps.Scorecard = card
+	x.stageDone()
+	x.finished(StageScoring, "base: Variant "+card.Selection.Base)
+	return x.emit(ctx, BaseSelectionFile, []byte(card.Markdown()))
+}
+
+// scoringDebate converts the debate's scoring matrix for step 3.
+func scoringDebate(d *debate.Result) *scoring.Debate {
+	if d == nil {
+		return nil
+	}
+	out := &scoring.Debate{}
+	for _, dec := range d.Decisions {
+		if dec.Round == 0 && !dec.Resolved() {
+			continue // not debated
+		}
+		out.Points = append(out.Points, scoring.PointOutcome{Point: dec.Point, Winner: dec.Winner,
+			Confidence: dec.Confidence, Evidence: dec.Evidence, Round: dec.Round})
+	}
+	return out
+}
+
+// baseIndex returns the index of the base variant.
+func (x *run) baseIndex() int {
+	if card := x.res.Steps.Scorecard; card != nil {
+		for i := range x.docs {
+			if label(i) == card.Selection.Base {
+				return i
+			}
+		}
+	}
+	return 0 // the first in input order, when scoring was skipped
+}
+
+// scorer returns step 3's scorer: the Runner's, or the default built from
+// the Runner's options. It is built once per run, so the work a
+// [scoring.Preparer] does ahead lands where Score will look for it.
+func (x *run) scorer() (scoring.Scorer, error) {
+	if x.sc != nil {
+		return x.sc, nil
+	}
+	if x.r.scorer != nil {
+		x.sc = x.r.scorer
+		return x.sc, nil
+	}
+	opts := []scoring.Option{scoring.WithConcurrency(x.r.concurrency), scoring.WithLogger(x.r.logger)}
+	if x.r.judgeModel != "" {
+		j, err := scoring.NewModelJudge(x.prov, x.r.judgeModel)
+		if err != nil {
+			return nil, err
+		}
+		opts = append(opts, scoring.WithJudge(j))
+	}
+	x.sc = scoring.New(opts...)
+	return x.sc, nil
+}
+
+// scoringInput is step 3's input without the debate's outcome, which
+// stepScoring adds.
+func (x *run) scoringInput() scoring.Input {
+	in := scoring.Input{Source: x.source, Analysis: x.res.Steps.Analysis, Focus: x.in.Focus}
+	for i, d := range x.docs {
+		in.Variants = append(in.Variants, scoring.Variant{Label: label(i), Agent: x.agentOf(i), Doc: d})
+	}
+	return in
+}
+
+// preparing is scoring work running ahead of step 3.
+type preparing struct {
+	cancel context.CancelFunc
+	done   chan struct{}
+}
+
+// startPreparing lets a scorer that implements [scoring.Preparer] do the
+// part of step 3 that depends on the variants alone while step 2 waits on
+// advocates (and on a user answering the checkpoint after the diff). The
+// scorecard does not change; only the critical path gets shorter. The
+// goroutine ends when it is done, when the run's context ends, or when
+// stopPreparing is called.
+func (x *run) startPreparing(ctx context.Context) {
+	if x.prep != nil || (x.in.Resume != nil && x.in.Resume.Scorecard != nil) {
+		return
+	}
+	sc, err := x.scorer()
+	if err != nil {
+		return // stepScoring reports it
+	}
+	p, ok := sc.(scoring.Preparer)
+	if !ok {
+		return
+	}
+	pctx, cancel := context.WithCancel(ctx)
+	prep := &preparing{cancel: cancel, done: make(chan struct{})}
+	x.prep = prep
+	in := x.scoringInput()
+	go func() {
+		defer close(prep.done)
+		// An error only means Score does the work itself.
+		_ = p.Prepare(pctx, in)
+	}()
+}
+
+// awaitPreparing waits for the work started ahead to finish.
+func (x *run) awaitPreparing() {
+	if x.prep != nil {
+		<-x.prep.done
+	}
+}
+
+// stopPreparing cancels the work started ahead, if any, and waits for it:
+// a run that ends early leaves no goroutine behind.
+func (x *run) stopPreparing() {
+	if x.prep != nil {
+		x.prep.cancel()
+		<-x.prep.done
+	}
+}
+
+// skippedSelection is base-selection.md when scoring was skipped: the first
+// variant in input order is the base, as the seed's error matrix says.
+func skippedSelection(x *run) string {
+	var b strings.Builder
+	a := x.res.Steps.Analysis
+	b.WriteString("# Base Selection Report\n\n")
+	fmt.Fprintf(&b, "Scoring skipped: the variants are substantially identical (%d differences across %d comparable items, under 10%%).\n\n",
+		a.Similarity.Differences, a.Similarity.Comparable)
+	fmt.Fprintf(&b, "## Selected Base: Variant %s (%s)\n\n### Selection Rationale\n\n", label(0), x.agentOf(0))
+	b.WriteString("The variants say the same thing, so any of them serves as the base; the first in input order is selected, which keeps the choice deterministic.\n\n")
+	b.WriteString("**Approval**: Auto-approved\n\n### Strengths to Preserve from Base\n\n1. The whole variant: the others add nothing it lacks.\n\n")
+	b.WriteString("### Strengths to Incorporate from Non-Base Variants\n\nNone: the variants are substantially identical.\n")
+	return b.String()
+}

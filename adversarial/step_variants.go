@@ -1,0 +1,366 @@
+package adversarial
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"path"
+	"strings"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/crucible-go/crucible/adversarial/debate"
+	"github.com/crucible-go/crucible/diff"
+	"github.com/crucible-go/crucible/provider"
+)
+
+// ErrResumeMismatch reports a checkpoint taken from other variants than
+// the run's.
+var ErrResumeMismatch = errors.New("the checkpoint was taken for other variants")
+
+// prepare validates the input and settles the run's settings. Its errors
+// are the seed's input errors; nothing has run yet.
+func (r *Runner) prepare(ctx context.Context, in Input) (*run, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	mode, err := in.Mode()
+	if err != nil {
+		return nil, err
+	}
+	x := &run{r: r, in: in, mode: mode, res: &Result{Status: StatusSuccess}}
+	var warn string
+	if x.depth, warn = debate.ParseDepth(in.Depth); warn != "" {
+		x.warn(warn)
+	}
+	x.threshold = debate.DefaultConvergence
+	if in.Convergence != 0 {
+		if x.threshold, warn = debate.CheckConvergence(in.Convergence); warn != "" {
+			x.warn(warn)
+		}
+	}
+	x.artifactType = in.ArtifactType
+	if x.artifactType == "" {
+		x.artifactType = titleCase(in.Generate)
+		if in.Generate == "" {
+			x.artifactType = "Artifact"
+		}
+	}
+	x.outDir = in.OutputDir
+	if x.outDir == "" {
+		x.outDir = "."
+	}
+	x.mergedName = in.MergedOutput
+	if x.mergedName == "" {
+		x.mergedName = DefaultMergedOutputFile
+	}
+	if err := checkName(x.mergedName); err != nil {
+		return nil, err
+	}
+	x.res.ArtifactsDir = path.Join(x.outDir, ArtifactsDir)
+	x.res.MergedOutputPath = path.Join(x.outDir, x.mergedName)
+
+	needModels := r.modelAdvocates || r.judgeModel != "" || r.mergerModel != "" || r.detectorModel != ""
+	if needModels && r.registry == nil {
+		return nil, ErrNoRegistry
+	}
+	if r.registry != nil {
+		x.meter = provider.NewMeter()
+		x.reasoning = newReasoning(x.depth)
+		x.prov = provider.Chain(r.registry,
+			x.meter.Wrap, x.observe, x.reasoning.wrap, provider.Limit(r.concurrency), provider.Timeout(r.callTimeout))
+	}
+
+	switch mode {
+	case ModeCompare:
+		if err := x.prepareCompare(); err != nil {
+			return nil, err
+		}
+	case ModeGenerate:
+		if err := x.prepareGenerate(); err != nil {
+			return nil, err
+		}
+	}
+	if in.Resume != nil {
+		if err := x.checkResume(*in.Resume); err != nil {
+			return nil, err
+		}
+	}
+	return x, nil
+}
+
+// prepareCompare parses Mode A's variants and their agents.
+func (x *run) prepareCompare() error {
+	in := x.in
+	switch n := len(in.Compare); {
+	case n < 2:
+		return fmt.Errorf("%w, got %d", ErrTooFewFiles, n)
+	case n > 10:
+		return fmt.Errorf("%w, got %d", ErrTooManyFiles, n)
+	}
+	if in.Agents != "" {
+		specs, warnings, err := debate.ParseAgents(in.Agents, x.r.registry)
+		if err != nil {
+			return err
+		}
+		if len(specs) != len(in.Compare) {
+			return fmt.Errorf("adversarial: --agents names %d agents for %d files; name one per file or none", len(specs), len(in.Compare))
+		}
+		x.specs = specs
+		for _, w := range warnings {
+			x.warn(w)
+		}
+	} else {
+		spec, err := debate.ParseAgentSpec(x.r.defaultAgent)
+		if err != nil {
+			return fmt.Errorf("adversarial: default agent: %w", err)
+		}
+		if x.r.modelAdvocates && x.r.defaultAgent == "heuristic" {
+			return errors.New("adversarial: model advocates need --agents (one per file) or a default agent (adversarial.WithDefaultAgent)")
+		}
+		for range in.Compare {
+			x.specs = append(x.specs, spec)
+		}
+	}
+	for _, d := range in.Compare {
+		doc, err := diff.Parse(d.Name, d.Content)
+		if err != nil {
+			return err
+		}
+		x.docs = append(x.docs, doc)
+		x.drafts = append(x.drafts, Draft{Name: d.Name, Content: []byte(doc.Source), Agent: d.Agent})
+	}
+	return nil
+}
+
+// prepareGenerate parses Mode B's agents and source.
+func (x *run) prepareGenerate() error {
+	specs, warnings, err := debate.ParseAgents(x.in.Agents, x.r.registry)
+	if err != nil {
+		return err
+	}
+	for _, w := range warnings {
+		x.warn(w)
+	}
+	x.specs = specs
+	name := x.in.Source.Name
+	if name == "" {
+		name = "source.md"
+	}
+	src, err := diff.Parse(name, x.in.Source.Content)
+	if err != nil {
+		return err
+	}
+	if len(src.Source) == 0 {
+		return fmt.Errorf("adversarial: the source %s is empty", name)
+	}
+	x.source = src
+	return nil
+}
+
+// checkResume accepts a checkpoint taken for the same variants.
+func (x *run) checkResume(c Checkpoint) error {
+	if c.Mode != x.mode {
+		return fmt.Errorf("%w: it is for %s mode, the run is %s mode", ErrResumeMismatch, c.Mode, x.mode)
+	}
+	if x.mode == ModeCompare {
+		if len(c.Variants) != len(x.drafts) {
+			return fmt.Errorf("%w: %d variants, the run has %d", ErrResumeMismatch, len(c.Variants), len(x.drafts))
+		}
+		for i, d := range c.Variants {
+			if d.Name != x.drafts[i].Name || !bytes.Equal(d.Content, x.drafts[i].Content) {
+				return fmt.Errorf("%w: variant %d (%s) differs", ErrResumeMismatch, i+1, d.Name)
+			}
+		}
+	}
+	return nil
+}
+
+// The run's input and its variants: the checks of Mode A and Mode B, the
+// checkpoint a run resumes from, Mode B's generation (one draft per agent,
+// retried once, dropped when unusable) and the names each variant goes by.
+
+func (x *run) stepVariants(ctx context.Context) error {
+	if x.mode == ModeGenerate {
+		if c := x.in.Resume; c != nil && len(c.Variants) > 0 {
+			return x.adoptGenerated(ctx, c.Variants)
+		}
+		x.res.FailureStage = StageGenerate
+		if err := x.generate(ctx); err != nil {
+			return err
+		}
+		x.stageDone()
+		return nil
+	}
+	for i, doc := range x.docs {
+		if err := x.emit(ctx, VariantFileName(i+1, "", ""), []byte(doc.Source)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// generate writes Mode B's variants in parallel, retrying each failed
+// agent once; the run goes on with the agents that succeeded if at least
+// two did.
+func (x *run) generate(ctx context.Context) error {
+	x.started(StageGenerate)
+	gen := x.r.generator
+	if gen == nil {
+		if x.prov != nil {
+			mg, err := NewModelGenerator(x.prov)
+			if err != nil {
+				return err
+			}
+			gen = mg
+		} else {
+			gen = OutlineGenerator{}
+		}
+	}
+	texts := make([]string, len(x.specs))
+	errs := make([]error, len(x.specs))
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(x.r.concurrency)
+	for i, spec := range x.specs {
+		g.Go(func() (err error) {
+			defer func() {
+				if p := recover(); p != nil {
+					errs[i] = fmt.Errorf("generator panicked: %v", p)
+				}
+			}()
+			req := GenerateRequest{Index: i + 1, Type: x.typeOrDefault(), Agent: spec, Source: x.source, Focus: x.in.Focus}
+			for attempt := 0; attempt < 2; attempt++ {
+				var text string
+				text, errs[i] = gen.Generate(gctx, req)
+				if errs[i] == nil {
+					errs[i] = validVariant(text)
+				}
+				if errs[i] == nil {
+					texts[i] = text
+					return nil
+				}
+				if gctx.Err() != nil {
+					return nil
+				}
+			}
+			return nil
+		})
+	}
+	_ = g.Wait() // failures are per agent, in errs
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	var drafts []Draft
+	var specs []debate.AgentSpec
+	for i, spec := range x.specs {
+		if errs[i] != nil {
+			x.warn(fmt.Sprintf("Agent %s failed to generate a variant (retried once): %v", spec, errs[i]))
+			continue
+		}
+		drafts = append(drafts, Draft{Name: spec.String(), Content: []byte(texts[i]), Agent: spec.String()})
+		specs = append(specs, spec)
+	}
+	switch len(drafts) {
+	case 0:
+		return errors.New("no agent generated a variant")
+	case 1:
+		x.single(drafts[0])
+		return nil
+	}
+	x.specs = specs
+	if err := x.adoptGenerated(ctx, drafts); err != nil {
+		return err
+	}
+	x.finished(StageGenerate, fmt.Sprintf("%d variants generated", len(drafts)))
+	return nil
+}
+
+func (x *run) typeOrDefault() string {
+	if x.in.Generate != "" {
+		return x.in.Generate
+	}
+	return "artifact"
+}
+
+// validVariant checks a generated variant: non-empty, readable Markdown.
+func validVariant(text string) error {
+	if strings.TrimSpace(text) == "" {
+		return fmt.Errorf("%w: empty", ErrInvalidVariant)
+	}
+	if _, err := diff.Parse("variant", []byte(text)); err != nil {
+		return fmt.Errorf("%w: %v", ErrInvalidVariant, err)
+	}
+	return nil
+}
+
+// adoptGenerated parses and writes Mode B's variants.
+func (x *run) adoptGenerated(ctx context.Context, drafts []Draft) error {
+	x.docs, x.drafts = nil, nil
+	if len(x.specs) != len(drafts) {
+		x.specs = nil
+		for _, d := range drafts {
+			spec, err := debate.ParseAgentSpec(d.Agent)
+			if err != nil {
+				return err
+			}
+			x.specs = append(x.specs, spec)
+		}
+	}
+	for i, d := range drafts {
+		doc, err := diff.Parse(d.Name, d.Content)
+		if err != nil {
+			return err
+		}
+		x.docs = append(x.docs, doc)
+		x.drafts = append(x.drafts, Draft{Name: d.Name, Content: []byte(doc.Source), Agent: d.Agent})
+		if err := x.emit(ctx, VariantFileName(i+1, x.specs[i].Model, x.specs[i].Persona), []byte(doc.Source)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// single ends the run with one surviving variant, returned as it is.
+func (x *run) single(d Draft) {
+	x.fail(StageGenerate, nil)
+	x.warn("Adversarial comparison requires minimum 2 variants")
+	x.res.MergedOutput = string(d.Content)
+	if spec, err := debate.ParseAgentSpec(d.Agent); err == nil {
+		x.res.BaseVariant = modelPersona(spec)
+	}
+}
+
+// label returns the letter of variant i.
+func label(i int) string { return diff.Label(i) }
+
+// baseName names variant i in the return contract: its agent spec in
+// Mode B, its file name in Mode A.
+func (x *run) baseName(i int) string {
+	if x.mode == ModeGenerate {
+		return modelPersona(x.specs[i])
+	}
+	return x.drafts[i].Name
+}
+
+// modelPersona is the return contract's form of an agent: model:persona.
+func modelPersona(s debate.AgentSpec) string {
+	if s.Persona == "" {
+		return s.Model
+	}
+	return s.Model + ":" + s.Persona
+}
+
+// agentOf is the spec shown beside variant i's letter in scores and
+// plans: who produced it — its agent in Mode B, "original" for a Mode A
+// file.
+func (x *run) agentOf(i int) string {
+	if x.mode == ModeCompare {
+		return "original"
+	}
+	return x.specs[i].String()
+}
+
+// advocateOf is the agent spec of variant i's advocate, as the debate
+// transcript shows it.
+func (x *run) advocateOf(i int) string { return x.specs[i].String() }
