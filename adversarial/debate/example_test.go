@@ -3,6 +3,7 @@ package debate_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/crucible-go/crucible/adversarial/debate"
@@ -65,4 +66,57 @@ func ExampleRun() {
 	// convergence 100% (threshold 80%): CONVERGED — Convergence: 100% (unanimous)
 	// [Round 3 skipped: convergence 100% ≥ 80%]
 	// points won: A 1 B 2
+}
+
+// A host's own advocate: this one prefers, on every point, the variant
+// whose section on it gives a number, and otherwise the variant it argues
+// for, conceding when that is another variant.
+func ExampleAdvocateFunc() {
+	a, _ := diff.Parse("a.md", []byte("# Cache\n\n## Expiry\n\nEntries expire after 300 seconds.\n\n## Eviction\n\nEvict the least recently used entry.\n"))
+	b, _ := diff.Parse("b.md", []byte("# Cache\n\n## Expiry\n\nEntries expire when they are stale.\n\n## Eviction\n\nEvict the least frequently used entry.\n"))
+	analysis, _ := diff.Analyze(context.Background(), []*diff.Document{a, b})
+
+	numbers := debate.AdvocateFunc(func(ctx context.Context, turn debate.Turn) (debate.Statement, error) {
+		st := debate.Statement{Position: "Variant " + turn.Self.Label + " prefers answers with numbers."}
+		for _, o := range turn.Others {
+			st.Steelman = append(st.Steelman, debate.Steelman{Variant: o.Label, Argument: "Variant " + o.Label + " is readable."})
+		}
+		for i := range turn.Criticisms {
+			st.Responses = append(st.Responses, debate.Response{Criticism: i + 1, Reply: "Numbers settle it."})
+		}
+		for _, p := range turn.Points {
+			prefer := turn.Self.Label
+			for k, pos := range p.Positions {
+				doc := turn.Variants()[k].Doc
+				if pos.Section < 0 || doc == nil {
+					continue
+				}
+				body := doc.Sections[pos.Section].Body()
+				if strings.ContainsAny(doc.Source[body.Start:body.End], "0123456789") {
+					prefer = diff.Label(k)
+				}
+			}
+			st.Positions = append(st.Positions, debate.PointPosition{Point: p.ID, Prefer: prefer, Confidence: 80,
+				Concede: prefer != turn.Self.Label, Evidence: "the answer that gives a number"})
+		}
+		return st, nil
+	})
+	res, err := debate.Run(context.Background(), debate.Input{
+		Variants:  []debate.Variant{{Label: "A", Doc: a}, {Label: "B", Doc: b}},
+		Advocates: []debate.Advocate{numbers, numbers},
+		Analysis:  analysis,
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, d := range res.Decisions {
+		fmt.Printf("%s %s: winner %q (%s)\n", d.Point, d.Title, d.Winner, d.Agreement)
+	}
+	fmt.Printf("convergence %.0f%%, %s\n", res.Convergence*100, res.Status)
+	// Output:
+	// C-001 Expiry: winner "A" (unanimous)
+	// C-002 Eviction: winner "" (split)
+	// X-001 Evict the least …: winner "" (split)
+	// convergence 33%, NOT_CONVERGED
 }

@@ -12,37 +12,37 @@ import (
 // last round, the earliest in input order among equals), the convergence,
 // status and points won are recomputed, and Log records it. Points that
 // are resolved already, unknown or without any vote are left as they are.
-func (d *Result) MarkResolved(ids []string) {
+func (r *Result) MarkResolved(ids []string) {
 	var marked []string
-	for i := range d.Decisions {
-		dec := &d.Decisions[i]
-		if !slices.Contains(ids, dec.Point) || dec.Resolved() || !slices.Contains(d.Unresolved, dec.Point) {
+	for i := range r.Decisions {
+		dec := &r.Decisions[i]
+		if !slices.Contains(ids, dec.Point) || dec.Resolved() || !slices.Contains(r.Unresolved, dec.Point) {
 			continue
 		}
 		winner := dec.Leader
 		if winner == "" {
-			winner = tieBreak(d, dec.Point)
+			winner = tieBreak(r, dec.Point)
 		}
 		if winner == "" {
 			continue
 		}
 		dec.Winner = winner
 		marked = append(marked, dec.Point)
-		d.Unresolved = slices.DeleteFunc(d.Unresolved, func(p string) bool { return p == dec.Point })
+		r.Unresolved = slices.DeleteFunc(r.Unresolved, func(p string) bool { return p == dec.Point })
 	}
 	if len(marked) == 0 {
 		return
 	}
-	d.Agreed += len(marked)
-	if len(d.Points) > 0 {
-		d.Convergence = float64(d.Agreed) / float64(len(d.Points))
+	r.Agreed += len(marked)
+	if len(r.Points) > 0 {
+		r.Convergence = float64(r.Agreed) / float64(len(r.Points))
 	}
-	if d.Convergence >= d.Threshold {
-		d.Status = Converged
+	if r.Convergence >= r.Threshold {
+		r.Status = Converged
 	}
-	d.Wins = recountWins(d)
-	d.Log = append(d.Log, fmt.Sprintf("Approval: user-overridden — marked resolved by the user: %s (convergence now %.0f%%)",
-		strings.Join(marked, ", "), d.Convergence*100))
+	r.Wins = recountWins(r)
+	r.Log = append(r.Log, fmt.Sprintf("Approval: user-overridden — marked resolved by the user: %s (convergence now %.0f%%)",
+		strings.Join(marked, ", "), r.Convergence*100))
 }
 
 // tieBreak picks, for a point the advocates split on evenly, the variant
