@@ -30,7 +30,8 @@
 //
 //	examples/…            runnable command-line hosts
 //	roadmap               roadmap generation in adversarial modes
-//	adversarial           the pipeline, advocates, debate, Mode A/B, return contract
+//	adversarial           the pipeline: Mode A/B, each step in turn, return contract
+//	adversarial/debate    step 2: advocates, rounds, convergence, scoring matrix
 //	adversarial/challenge a single adversary challenging one artifact
 //	adversarial/critic    a critic with ten adversarial strategy modes
 //	merge                 refactoring plan, merger, provenance, validation

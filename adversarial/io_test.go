@@ -101,7 +101,7 @@ func TestVariantFileName(t *testing.T) {
 		{6, "...", "..", "adversarial/variant-6-model-default.md"},
 	}
 	for _, tt := range tests {
-		got := VariantFileName(tt.n, tt.model, tt.persona)
+		got := variantFileName(tt.n, tt.model, tt.persona)
 		assert.Equal(t, tt.want, got)
 		assert.NoError(t, checkName(got))
 	}

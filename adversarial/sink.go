@@ -151,12 +151,12 @@ func sanitise(s, fallback string) string {
 	return s
 }
 
-// VariantFileName returns the artifact name of the n-th variant (1-based):
+// variantFileName returns the artifact name of the n-th variant (1-based):
 // "adversarial/variant-N-original.md" in Mode A (model empty), or
 // "adversarial/variant-N-<model>-<persona>.md" in Mode B, persona "default"
 // when none. Model and persona are sanitised so that no name can leave the
 // output directory.
-func VariantFileName(n int, model, persona string) string {
+func variantFileName(n int, model, persona string) string {
 	if model == "" {
 		return fmt.Sprintf("%s/variant-%d-original.md", ArtifactsDir, n)
 	}

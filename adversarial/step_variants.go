@@ -194,7 +194,7 @@ func (x *run) stepVariants(ctx context.Context) error {
 		return nil
 	}
 	for i, doc := range x.docs {
-		if err := x.emit(ctx, VariantFileName(i+1, "", ""), []byte(doc.Source)); err != nil {
+		if err := x.emit(ctx, variantFileName(i+1, "", ""), []byte(doc.Source)); err != nil {
 			return err
 		}
 	}
@@ -314,7 +314,7 @@ func (x *run) adoptGenerated(ctx context.Context, drafts []Draft) error {
 		}
 		x.docs = append(x.docs, doc)
 		x.drafts = append(x.drafts, Draft{Name: d.Name, Content: []byte(doc.Source), Agent: d.Agent})
-		if err := x.emit(ctx, VariantFileName(i+1, x.specs[i].Model, x.specs[i].Persona), []byte(doc.Source)); err != nil {
+		if err := x.emit(ctx, variantFileName(i+1, x.specs[i].Model, x.specs[i].Persona), []byte(doc.Source)); err != nil {
 			return err
 		}
 	}
