@@ -1,0 +1,294 @@
+package adversarial
+
+// The merge evaluation runs the offline pipeline on every set of the
+// labelled corpus (../../shared/eval, or $CRUCIBLE_EVAL; see its README.md)
+// and measures what steps 4–5 made of it:
+//
+//   - conflicts kept: labelled contradictions between variants (certain
+//     ones) whose sides from two different variants both survive in the
+//     merged document — the merge stated both values;
+//   - conflicts inside one variant whose two sides both survive, reported
+//     apart (the merge inherits them from the base more often than it
+//     creates them);
+//   - duplicated topics: labelled alignment groups whose topic the merged
+//     document covers under headings of two variants;
+//   - broken references: internal references of the merged document that
+//     resolve to nothing, beyond those no variant could resolve (references
+//     to another document);
+//   - lost subsections: headings of the base missing from the merged
+//     document with no plan change targeting them or a section above them.
+//
+// The targets are zero. The test fails only when a total rises above the
+// ceilings in testdata/eval/merge-ceilings.json (a ratchet: lower them as
+// the merge improves).
+//
+//	go test ./adversarial -run TestMergeEval -v
+//	CRUCIBLE_EVAL_DEBUG=1 go test ./adversarial -run TestMergeEval -v   # every finding
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/crucible-go/crucible/diff"
+	"github.com/crucible-go/crucible/internal/refs"
+	"github.com/crucible-go/crucible/merge"
+)
+
+type mergeTruth struct {
+	Variants []struct {
+		File string `yaml:"file"`
+	} `yaml:"variants"`
+	Alignments []struct {
+		ID       string `yaml:"id"`
+		Topic    string `yaml:"topic"`
+		Sections []struct {
+			File    string `yaml:"file"`
+			Heading string `yaml:"heading"`
+		} `yaml:"sections"`
+	} `yaml:"alignments"`
+	Contradictions []struct {
+		ID        string `yaml:"id"`
+		Topic     string `yaml:"topic"`
+		Intra     bool   `yaml:"intra"`
+		Certainty string `yaml:"certainty"`
+		Sides     []struct {
+			File  string `yaml:"file"`
+			Quote string `yaml:"quote"`
+			Value string `yaml:"value"`
+		} `yaml:"sides"`
+	} `yaml:"contradictions"`
+}
+
+// mergeCounts are one set's (or the total's) findings.
+type mergeCounts struct {
+	Conflicts      int `json:"conflicts_kept"`
+	IntraConflicts int `json:"intra_conflicts_kept"`
+	Duplicates     int `json:"duplicated_topics"`
+	BrokenRefs     int `json:"broken_references"`
+	LostSections   int `json:"lost_subsections"`
+}
+
+func (c *mergeCounts) add(o mergeCounts) {
+	c.Conflicts += o.Conflicts
+	c.IntraConflicts += o.IntraConflicts
+	c.Duplicates += o.Duplicates
+	c.BrokenRefs += o.BrokenRefs
+	c.LostSections += o.LostSections
+}
+
+func (c mergeCounts) String() string {
+	return fmt.Sprintf("conflicts between variants kept %d, inside one variant %d, duplicated topics %d, broken references %d, lost subsections %d",
+		c.Conflicts, c.IntraConflicts, c.Duplicates, c.BrokenRefs, c.LostSections)
+}
+
+func TestMergeEval(t *testing.T) {
+	dir := os.Getenv("CRUCIBLE_EVAL")
+	if dir == "" {
+		dir = filepath.Join("..", "..", "shared", "eval")
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Skipf("no evaluation corpus at %s (set CRUCIBLE_EVAL): %v", dir, err)
+	}
+	debug := os.Getenv("CRUCIBLE_EVAL_DEBUG") != ""
+	var total mergeCounts
+	for _, e := range entries {
+		raw, err := os.ReadFile(filepath.Join(dir, e.Name(), "truth.yaml"))
+		if !e.IsDir() || err != nil {
+			continue
+		}
+		var tr mergeTruth
+		if err := yaml.Unmarshal(raw, &tr); err != nil {
+			t.Fatalf("%s: %v", e.Name(), err)
+		}
+		var drafts []Draft
+		for _, v := range tr.Variants {
+			src, err := os.ReadFile(filepath.Join(dir, e.Name(), v.File))
+			if err != nil {
+				t.Fatal(err)
+			}
+			drafts = append(drafts, Draft{Name: v.File, Content: src})
+		}
+		res, err := newPipeline().Run(context.Background(), Input{Compare: drafts})
+		if err != nil {
+			t.Fatalf("%s: %v", e.Name(), err)
+		}
+		c, findings := evalMerge(t, tr, drafts, res)
+		t.Logf("%-36s %s: %s", e.Name(), res.Status, c)
+		if debug {
+			for _, f := range findings {
+				t.Logf("    %s", f)
+			}
+		}
+		total.add(c)
+	}
+	t.Logf("%-36s %s", "TOTAL", total)
+
+	raw, err := os.ReadFile(filepath.Join("testdata", "eval", "merge-ceilings.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ceil mergeCounts
+	if err := json.Unmarshal(raw, &ceil); err != nil {
+		t.Fatal(err)
+	}
+	got, limit := []int{total.Conflicts, total.IntraConflicts, total.Duplicates, total.BrokenRefs, total.LostSections},
+		[]int{ceil.Conflicts, ceil.IntraConflicts, ceil.Duplicates, ceil.BrokenRefs, ceil.LostSections}
+	names := []string{"conflicts kept", "intra conflicts kept", "duplicated topics", "broken references", "lost subsections"}
+	for i := range got {
+		if got[i] > limit[i] {
+			t.Errorf("%s: %d, above the ceiling %d", names[i], got[i], limit[i])
+		}
+	}
+}
+
+// evalMerge measures one run against the set's labels.
+func evalMerge(t *testing.T, tr mergeTruth, drafts []Draft, res *Result) (mergeCounts, []string) {
+	t.Helper()
+	var c mergeCounts
+	var findings []string
+	merged := res.MergedOutput
+	if merged == "" {
+		return c, []string{"no merged document"}
+	}
+	base := slices.IndexFunc(drafts, func(d Draft) bool { return d.Name == res.BaseVariant })
+	if base < 0 {
+		t.Fatalf("base %q is none of the variants", res.BaseVariant)
+	}
+	baseFile := drafts[base].Name
+
+	for _, x := range tr.Contradictions {
+		if x.Certainty == "probable" {
+			continue
+		}
+		var kept []string
+		for _, s := range x.Sides {
+			if strings.Contains(merged, s.Quote) && !slices.Contains(kept, s.File) || x.Intra && strings.Contains(merged, s.Quote) {
+				kept = append(kept, s.File)
+			}
+		}
+		if len(kept) < 2 {
+			continue
+		}
+		if x.Intra {
+			c.IntraConflicts++
+		} else {
+			c.Conflicts++
+		}
+		findings = append(findings, fmt.Sprintf("conflict %s kept (%s): %s", x.ID, x.Topic, strings.Join(kept, " + ")))
+	}
+
+	doc, err := diff.Parse("merged.md", []byte(merged))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var headings []string
+	for _, s := range doc.Sections {
+		headings = append(headings, headingKey(s.Title))
+	}
+	for _, g := range tr.Alignments {
+		files := map[string]bool{}
+		for _, s := range g.Sections {
+			files[s.File] = true
+		}
+		if len(files) < 2 {
+			continue // a topic of one variant only
+		}
+		// Which variants' headings for the topic the merged document shows;
+		// a heading several variants share counts for the base first.
+		shown := map[string]bool{}
+		for _, s := range g.Sections {
+			if !slices.Contains(headings, headingKey(s.Heading)) {
+				continue
+			}
+			owner := s.File
+			for _, o := range g.Sections {
+				if o.File == baseFile && headingKey(o.Heading) == headingKey(s.Heading) {
+					owner = baseFile
+				}
+			}
+			shown[owner] = true
+		}
+		if len(shown) >= 2 {
+			c.Duplicates++
+			var fs []string
+			for f := range shown {
+				fs = append(fs, f)
+			}
+			slices.Sort(fs)
+			findings = append(findings, fmt.Sprintf("topic %s (%s) appears under headings of %s", g.ID, g.Topic, strings.Join(fs, " + ")))
+		}
+	}
+
+	baseDoc, err := diff.Parse(baseFile, drafts[base].Content)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A reference none of the variants could resolve either names another
+	// document (a review citing the reviewed spec's "§10.2"): not the
+	// merge's doing.
+	already := map[string]bool{}
+	for _, d := range drafts {
+		vd, err := diff.Parse(d.Name, d.Content)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range refs.Check(vd).Broken() {
+			already[r.Text] = true
+		}
+	}
+	for _, r := range refs.Check(doc).Broken() {
+		if !already[r.Text] {
+			c.BrokenRefs++
+			findings = append(findings, fmt.Sprintf("broken reference %q (line %d)", r.Text, r.Line))
+		}
+	}
+
+	var plan *merge.Plan
+	if res.Steps.Plan != nil {
+		plan = res.Steps.Plan
+	}
+	for si, s := range baseDoc.Sections {
+		if s.Depth == 0 || slices.Contains(headings, headingKey(s.Title)) {
+			continue
+		}
+		if plan != nil && plannedAt(plan, baseDoc, si) {
+			continue
+		}
+		c.LostSections++
+		findings = append(findings, fmt.Sprintf("base section %q lost with no plan change", s.Title))
+	}
+	return c, findings
+}
+
+// plannedAt reports whether a change of the plan targets the base section
+// si or a section above it.
+func plannedAt(p *merge.Plan, d *diff.Document, si int) bool {
+	for i := si; i >= 0; i = d.Sections[i].Parent {
+		for _, ch := range p.Changes {
+			if ch.Target.Title != "" && headingKey(ch.Target.Title) == headingKey(d.Sections[i].Title) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+var leadingNumber = regexp.MustCompile(`^(§\s*)?([A-Z]?\d+(\.\d+)*\.?|[IVX]+\.)\s+`)
+
+// headingKey compares headings without their numbers, case or spacing.
+func headingKey(h string) string {
+	h = strings.TrimSpace(strings.Trim(strings.TrimSpace(h), "#"))
+	h = leadingNumber.ReplaceAllString(h, "")
+	h = strings.NewReplacer("`", "", "*", "", "_", " ").Replace(h)
+	return strings.ToLower(strings.Join(strings.Fields(h), " "))
+}
