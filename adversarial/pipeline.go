@@ -156,11 +156,16 @@ const (
 // with YAML names, also written as return-contract.yaml), the artifacts in
 // the order they were produced, and each step's typed output.
 type Result struct {
-	Status              Status   `json:"status" yaml:"status"`
-	MergedOutputPath    string   `json:"merged_output_path" yaml:"merged_output_path"`
-	ConvergenceScore    float64  `json:"convergence_score" yaml:"convergence_score"`
-	ArtifactsDir        string   `json:"artifacts_dir" yaml:"artifacts_dir"`
-	UnresolvedConflicts []string `json:"unresolved_conflicts" yaml:"unresolved_conflicts"`
+	Status           Status `json:"status" yaml:"status"`
+	MergedOutputPath string `json:"merged_output_path" yaml:"merged_output_path"`
+	// ConvergenceScore is the debate's convergence over the contested
+	// points (structural, content, contradiction) — the figure its
+	// threshold and status use; ConvergenceAllPoints counts the unique
+	// contributions too, for reference.
+	ConvergenceScore     float64  `json:"convergence_score" yaml:"convergence_score"`
+	ConvergenceAllPoints float64  `json:"convergence_all_points" yaml:"convergence_all_points"`
+	ArtifactsDir         string   `json:"artifacts_dir" yaml:"artifacts_dir"`
+	UnresolvedConflicts  []string `json:"unresolved_conflicts" yaml:"unresolved_conflicts"`
 	// BaseVariant is the base's agent spec (model:persona) in Mode B, or
 	// its file name in Mode A.
 	BaseVariant  string `json:"base_variant,omitempty" yaml:"base_variant,omitempty"`
@@ -208,6 +213,7 @@ func (r *Result) ContractYAML() ([]byte, error) {
 		Status              Status    `yaml:"status"`
 		MergedOutputPath    string    `yaml:"merged_output_path"`
 		ConvergenceScore    float64   `yaml:"convergence_score"`
+		ConvergenceAll      float64   `yaml:"convergence_all_points"`
 		ArtifactsDir        string    `yaml:"artifacts_dir"`
 		UnresolvedConflicts []string  `yaml:"unresolved_conflicts"`
 		BaseVariant         string    `yaml:"base_variant,omitempty"`
@@ -215,7 +221,8 @@ func (r *Result) ContractYAML() ([]byte, error) {
 		Agents              []string  `yaml:"agents,omitempty"`
 		Warnings            []string  `yaml:"warnings,omitempty"`
 		Usage               yamlUsage `yaml:"usage"`
-	}{r.Status, r.MergedOutputPath, math.Round(r.ConvergenceScore*1e4) / 1e4, r.ArtifactsDir, unresolved, r.BaseVariant,
+	}{r.Status, r.MergedOutputPath, math.Round(r.ConvergenceScore*1e4) / 1e4, math.Round(r.ConvergenceAllPoints*1e4) / 1e4,
+		r.ArtifactsDir, unresolved, r.BaseVariant,
 		r.FailureStage, r.Agents, r.Warnings, newYAMLUsage(r.Usage)}
 	return yaml.Marshal(c)
 }

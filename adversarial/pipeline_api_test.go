@@ -37,7 +37,7 @@ func TestInputMode(t *testing.T) {
 }
 
 func TestContractYAML(t *testing.T) {
-	r := &Result{Status: StatusPartial, MergedOutputPath: "out/merged-output.md", ConvergenceScore: 0.75,
+	r := &Result{Status: StatusPartial, MergedOutputPath: "out/merged-output.md", ConvergenceScore: 0.75, ConvergenceAllPoints: 0.8125,
 		ArtifactsDir: "out/adversarial", UnresolvedConflicts: []string{"C-002", "X-001"}, BaseVariant: "opus:architect"}
 	r.Usage.Calls = 3
 	b, err := r.ContractYAML()
@@ -45,6 +45,7 @@ func TestContractYAML(t *testing.T) {
 	assert.Equal(t, `status: partial
 merged_output_path: out/merged-output.md
 convergence_score: 0.75
+convergence_all_points: 0.8125
 artifacts_dir: out/adversarial
 unresolved_conflicts:
     - C-002

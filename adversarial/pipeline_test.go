@@ -182,7 +182,11 @@ func TestErrorMatrixNoConvergence(t *testing.T) {
 	assert.Equal(t, StatusPartial, res.Status)
 	assert.Equal(t, debate.NotConverged, res.Steps.Debate.Status)
 	assert.NotEmpty(t, res.UnresolvedConflicts)
-	assert.Equal(t, res.Steps.Debate.Unresolved, res.UnresolvedConflicts)
+	assert.Equal(t, res.Steps.Debate.UnresolvedConflicts(), res.UnresolvedConflicts)
+	for _, id := range res.UnresolvedConflicts {
+		assert.False(t, strings.HasPrefix(id, "U-"), "%s: a unique contribution is no conflict", id)
+	}
+	assert.Less(t, len(res.UnresolvedConflicts), len(res.Steps.Debate.Unresolved), "the unresolved unique contributions stay in the transcript")
 	assert.NotEmpty(t, res.Steps.Scorecard.Selection.Base, "the base is force-selected by score")
 	assert.True(t, slices.ContainsFunc(res.Warnings, func(w string) bool { return strings.HasPrefix(w, "Debate did not converge") }))
 	assert.Contains(t, string(mustArtifact(t, res, DebateTranscriptFile)), "NOT_CONVERGED")

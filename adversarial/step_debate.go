@@ -19,7 +19,7 @@ func (x *run) stepDebate(ctx context.Context) error {
 	if a.Similarity.Identical {
 		x.skipped(StageDebate, "variants substantially identical")
 		x.partial("variants substantially identical: debate and scoring skipped; the first variant is the base")
-		x.res.ConvergenceScore = 1
+		x.res.ConvergenceScore, x.res.ConvergenceAllPoints = 1, 1
 		return x.emit(ctx, DebateTranscriptFile, []byte(debate.SkippedTranscript(a, x.depth, x.threshold)))
 	}
 	if c := x.in.Resume; c != nil && c.Debate != nil {
@@ -88,8 +88,8 @@ func (x *run) stepDebate(ctx context.Context) error {
 
 // adoptDebate records the debate's outcome in the return contract.
 func (x *run) adoptDebate(d *debate.Result) {
-	x.res.ConvergenceScore = d.Convergence
-	x.res.UnresolvedConflicts = slices.Clone(d.Unresolved)
+	x.res.ConvergenceScore, x.res.ConvergenceAllPoints = d.Convergence, d.Overall
+	x.res.UnresolvedConflicts = d.UnresolvedConflicts()
 	x.res.Agents = nil
 	for _, v := range d.Variants {
 		x.res.Agents = append(x.res.Agents, v.Agent)

@@ -98,7 +98,8 @@ func ExampleSetAdversarial() {
 type scripted struct{}
 
 func (scripted) Run(_ context.Context, in adversarial.Input) (*adversarial.Result, error) {
-	return &adversarial.Result{Status: adversarial.StatusPartial, ConvergenceScore: 0.64, ArtifactsDir: in.OutputDir + "/adversarial",
+	return &adversarial.Result{Status: adversarial.StatusPartial, ConvergenceScore: 0.64, UnresolvedConflicts: []string{"X-001"},
+		ArtifactsDir: in.OutputDir + "/adversarial",
 		MergedOutputPath: in.OutputDir + "/" + in.MergedOutput, MergedOutput: string(in.Compare[0].Content),
 		Agents: []string{"sonnet:analyzer", "sonnet:analyzer"}}, nil
 }
@@ -128,7 +129,8 @@ func ExamplePlanner_Run() {
 	head, _, _ := strings.Cut(string(res.Roadmap), "\n## Overview")
 	fmt.Println(head)
 	// Output:
-	// multi-spec security [Adversarial consolidation partial (convergence: 64%). Some conflicts unresolved.]
+	// multi-spec security [Adversarial consolidation partial (convergence: 64%). Some conflicts unresolved. Adversarial consolidation produced 1 unresolved conflicts.
+	// Review artifacts at out/adversarial for conflict details.]
 	// ---
 	// title: 'Roadmap: Upload Service'
 	// spec_sources:

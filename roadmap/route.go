@@ -178,7 +178,14 @@ func Route(ctx context.Context, wave Wave, res *adversarial.Result, interactive 
 		general = append(general, warn(WarnPipeline, "sc:adversarial: "+w))
 	}
 
-	partial := warn(WarnPartial, fmt.Sprintf("Adversarial consolidation partial (convergence: %s). Some conflicts unresolved.", pct))
+	// The seed's sentence names unresolved conflicts; a run partial for
+	// another reason (a merge check, a dropped advocate) says only that it
+	// is partial, and its reasons follow among the pipeline's warnings.
+	partialMsg := fmt.Sprintf("Adversarial consolidation partial (convergence: %s). Some conflicts unresolved.", pct)
+	if len(res.UnresolvedConflicts) == 0 {
+		partialMsg = fmt.Sprintf("Adversarial consolidation partial (convergence: %s).", pct)
+	}
+	partial := warn(WarnPartial, partialMsg)
 	var status []Warning
 	switch res.Status {
 	case adversarial.StatusSuccess:

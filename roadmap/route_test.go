@@ -13,7 +13,7 @@ import (
 )
 
 const (
-	msgPartial75  = "Adversarial consolidation partial (convergence: 75%). Some conflicts unresolved."
+	msgPartial75  = "Adversarial consolidation partial (convergence: 75%)."
 	msgDivergent  = "Specifications may be too divergent for meaningful consolidation.\nConsider running separate roadmaps or using --interactive for manual conflict resolution."
 	msgUnresolved = "Adversarial consolidation produced 2 unresolved conflicts.\nReview artifacts at out/adversarial for conflict details."
 )
@@ -53,8 +53,10 @@ func TestRoute(t *testing.T) {
 			wantWarn: []string{msgDivergent}},
 		{name: "partial at 75% proceeds with warning", res: result(adversarial.StatusPartial, 0.75),
 			wantWarn: []string{msgPartial75}},
+		{name: "partial with unresolved conflicts says so", res: result(adversarial.StatusPartial, 0.75, "C-001", "X-002"),
+			wantWarn: []string{"Adversarial consolidation partial (convergence: 75%). Some conflicts unresolved.", msgUnresolved}},
 		{name: "partial at exactly 60% proceeds", res: result(adversarial.StatusPartial, 0.60),
-			wantWarn: []string{"Adversarial consolidation partial (convergence: 60%). Some conflicts unresolved."}},
+			wantWarn: []string{"Adversarial consolidation partial (convergence: 60%)."}},
 		{name: "partial at 75% interactive does not ask", res: result(adversarial.StatusPartial, 0.75), interactive: true,
 			approver: &answer{}, wantWarn: []string{msgPartial75}},
 		{name: "partial just under 60% aborts non-interactive", res: result(adversarial.StatusPartial, 0.599),
@@ -65,7 +67,7 @@ func TestRoute(t *testing.T) {
 			wantMsg: "Adversarial convergence 55% is below 60% threshold.\nUse --interactive to approve low-convergence results, or revise specifications."},
 		{name: "partial at 55% interactive approved", res: result(adversarial.StatusPartial, 0.55), interactive: true,
 			approver: &answer{yes: true},
-			wantWarn: []string{"Adversarial consolidation partial (convergence: 55%). Some conflicts unresolved.",
+			wantWarn: []string{"Adversarial consolidation partial (convergence: 55%).",
 				"Convergence 55% below the 60% threshold was approved interactively."},
 			wantAsked: "Adversarial convergence is 55% (below 60% threshold).\nProceed anyway? [Y/n]"},
 		{name: "partial at 55% interactive declined", res: result(adversarial.StatusPartial, 0.55), interactive: true,
@@ -74,7 +76,7 @@ func TestRoute(t *testing.T) {
 			wantAsked: "Adversarial convergence is 55% (below 60% threshold).\nProceed anyway? [Y/n]"},
 		{name: "partial at exactly 50% approved is not divergent", res: result(adversarial.StatusPartial, 0.50), interactive: true,
 			approver: &answer{yes: true},
-			wantWarn: []string{"Adversarial consolidation partial (convergence: 50%). Some conflicts unresolved.",
+			wantWarn: []string{"Adversarial consolidation partial (convergence: 50%).",
 				"Convergence 50% below the 60% threshold was approved interactively."},
 			wantAsked: "Adversarial convergence is 50% (below 60% threshold).\nProceed anyway? [Y/n]"},
 		{name: "partial at 45% approved warns divergent too", res: result(adversarial.StatusPartial, 0.45, "C-001", "X-002"), interactive: true,

@@ -9,9 +9,8 @@ import (
 
 // tallyRound counts, for every point, which variant each advocate of the
 // round prefers. labels gives the order ties are listed in.
-func tallyRound(points []diff.Point, labels []string, sts []Statement) ([]Tally, int) {
+func tallyRound(points []diff.Point, labels []string, sts []Statement) []Tally {
 	tallies := make([]Tally, 0, len(points))
-	agreed := 0
 	for k, p := range points {
 		t := Tally{Point: p.ID}
 		for _, st := range sts {
@@ -37,11 +36,10 @@ func tallyRound(points []diff.Point, labels []string, sts []Statement) ([]Tally,
 		t.Agreed = t.Unanimous || (n > 0 && top*3 >= 2*n)
 		if t.Agreed {
 			t.Winner = leader
-			agreed++
 		}
 		tallies = append(tallies, t)
 	}
-	return tallies, agreed
+	return tallies
 }
 
 func voteCounts(votes []Vote) map[string]int {

@@ -306,11 +306,12 @@ func (d *debate) closeRound() error {
 	if len(round.Statements) < 2 || d.activeCount() < 2 {
 		return ErrTooFewAdvocates
 	}
-	round.Tallies, round.Agreed = tallyRound(d.points, d.labels, round.Statements)
-	round.Convergence = convergence(round.Agreed, len(d.points))
+	round.Tallies = tallyRound(d.points, d.labels, round.Statements)
+	round.Consensus = consensus(round.Tallies)
 	round.Complete = true
 	d.cfg.logger.Info("debate round", "round", round.Number, "statements", len(round.Statements),
-		"agreed", round.Agreed, "points", len(d.points), "convergence", round.Convergence)
+		"agreed", round.Agreed, "points", len(d.points), "contested_agreed", round.ContestedAgreed,
+		"contested", round.Contested, "convergence", round.Convergence)
 	return nil
 }
 
@@ -474,7 +475,7 @@ func (d *debate) finish() {
 	}
 	aborted := res.Stop.Reason == StopAborted
 	if final != nil {
-		res.Agreed, res.Convergence = final.Agreed, final.Convergence
+		res.Consensus = final.Consensus
 		for _, t := range final.Tallies {
 			if !t.Agreed {
 				res.Unresolved = append(res.Unresolved, t.Point)

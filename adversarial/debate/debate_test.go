@@ -36,6 +36,8 @@ func TestDebateTermination(t *testing.T) {
 		conv      float64
 		log       []string
 		points    []string // oscillating points
+		unique    bool     // the last point is a unique contribution
+		overall   float64  // convergence over all points, when unique
 	}{
 		{name: "unanimous", advocates: 3, depth: DepthStandard,
 			script: script{1: {"A": "ABABA", "B": "aBaBa", "C": "abABa"}},
@@ -75,10 +77,30 @@ func TestDebateTermination(t *testing.T) {
 				2: {"A": "BBAAA", "B": "BBAAA", "C": "CCAAA", "D": "ADAAA"}},
 			rounds: 2, reason: StopOscillation, status: NotConverged, conv: 0.6, points: []string{"S-001", "S-002"},
 			log: []string{"Round 3 skipped: Convergence: 60% (oscillation detected on points: S-001, S-002)"}},
+		// Every contested point agreed and the unique contribution split:
+		// the debate converges on the contested points alone.
+		{name: "unique-not-counted", advocates: 3, depth: DepthStandard, unique: true,
+			script: script{
+				1: {"A": "AAAAA", "B": "aaaaB", "C": "aaaaC"},
+				2: {"A": "AAAAA", "B": "aaaaB", "C": "aaaaC"}},
+			rounds: 2, reason: StopStableMajority, status: Converged, conv: 1, overall: 0.8,
+			log: []string{"Round 3 skipped: depth=standard"}},
+		// The unique contribution agreed does not lift a split debate over
+		// the threshold: 3 of 4 contested points is 75%, 4 of 5 points
+		// would have been 80%.
+		{name: "unique-cannot-carry", advocates: 3, depth: DepthStandard, unique: true,
+			script: script{
+				1: {"A": "AAAAA", "B": "BaaAa", "C": "CaAAa"},
+				2: {"A": "AAAAA", "B": "BaaAa", "C": "CaAAa"}},
+			rounds: 2, reason: StopMaxRounds, status: NotConverged, conv: 0.75, overall: 0.8,
+			log: []string{"Round 3 skipped: depth=standard"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			in := synthetic(t, tt.advocates, 5)
+			in := syntheticOf(t, tt.advocates, 5, diff.CategoryStructural, diff.CategoryContent, diff.CategoryContradiction)
+			if tt.unique {
+				in = synthetic(t, tt.advocates, 5)
+			}
 			in.Depth, in.Threshold = tt.depth, tt.threshold
 			fake := scriptedFake(t, in, tt.script)
 			in.Advocates = modelAdvocates(t, in, fake)
@@ -88,6 +110,11 @@ func TestDebateTermination(t *testing.T) {
 			assert.Equal(t, tt.reason, res.Stop.Reason, res.Stop.Log)
 			assert.Equal(t, tt.status, res.Status)
 			assert.InDelta(t, tt.conv, res.Convergence, 1e-9)
+			if tt.unique {
+				assert.InDelta(t, tt.overall, res.Overall, 1e-9)
+			} else {
+				assert.Equal(t, res.Convergence, res.Overall, "all points are contested")
+			}
 			assert.Equal(t, tt.points, res.Stop.Points)
 			assert.Equal(t, tt.log, res.Log)
 			assert.Equal(t, tt.rounds*tt.advocates, fake.CallCount(), "one call per advocate per round")

@@ -41,7 +41,8 @@ func matrixFor(t *testing.T, rounds ...Round) Decision {
 		res.Variants = append(res.Variants, Participant{Label: labels[i]})
 	}
 	for _, r := range rounds {
-		r.Tallies, r.Agreed = tallyRound(a.Points, labels[:n], r.Statements)
+		r.Tallies = tallyRound(a.Points, labels[:n], r.Statements)
+		r.Consensus = consensus(r.Tallies)
 		res.Rounds = append(res.Rounds, r)
 	}
 	ds := decide(a, res, false)

@@ -33,10 +33,7 @@ func (r *Result) MarkResolved(ids []string) {
 	if len(marked) == 0 {
 		return
 	}
-	r.Agreed += len(marked)
-	if len(r.Points) > 0 {
-		r.Convergence = float64(r.Agreed) / float64(len(r.Points))
-	}
+	r.Consensus = resolvedConsensus(r)
 	if r.Convergence >= r.Threshold {
 		r.Status = Converged
 	}
@@ -80,4 +77,18 @@ func recountWins(d *Result) []VariantWins {
 		}
 	}
 	return out
+}
+
+// resolvedConsensus counts the agreed points after an override: the
+// decided ones among the points debated.
+func resolvedConsensus(r *Result) Consensus {
+	tallies := make([]Tally, 0, len(r.Points))
+	for _, id := range r.Points {
+		t := Tally{Point: id, Agreed: true}
+		if dec, ok := r.Decision(id); ok && !dec.Resolved() {
+			t.Agreed = false
+		}
+		tallies = append(tallies, t)
+	}
+	return consensus(tallies)
 }

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/crucible-go/crucible/diff"
 	"github.com/crucible-go/crucible/provider"
 )
 
@@ -135,12 +136,58 @@ type Round struct {
 	Number     int         `json:"number"`
 	Statements []Statement `json:"statements"`
 	Tallies    []Tally     `json:"tallies"`
-	Agreed     int         `json:"agreed"`
-	// Convergence is Agreed divided by the points under debate (1 when
-	// there are none).
-	Convergence float64 `json:"convergence"`
+	Consensus
 	// Complete is false for a round the debate was aborted in.
 	Complete bool `json:"complete"`
+}
+
+// Consensus counts the points agreed after a round (or at the end of the
+// debate) two ways. Convergence — the figure the threshold and the status
+// use — is the share of contested points agreed: structural, content and
+// contradiction points, where the variants really differ on the same
+// thing. Unique contributions (one variant's section the others lack) are
+// debated for their value but do not count towards it, since agreeing
+// that an addition is worth having settles no conflict; Overall includes
+// them, for reference.
+type Consensus struct {
+	// Agreed counts every agreed point, unique contributions included.
+	Agreed int `json:"agreed"`
+	// Contested is the number of contested points under debate and
+	// ContestedAgreed how many of them are agreed.
+	Contested       int `json:"contested"`
+	ContestedAgreed int `json:"contested_agreed"`
+	// Convergence is ContestedAgreed ÷ Contested (1 when no point is
+	// contested).
+	Convergence float64 `json:"convergence"`
+	// Overall is Agreed divided by all points under debate (1 when there
+	// are none).
+	Overall float64 `json:"overall"`
+}
+
+// contested reports whether a point id names a contested point: any
+// category but the unique contributions.
+func contested(id string) bool {
+	return !strings.HasPrefix(id, diff.CategoryUnique.Prefix()+"-")
+}
+
+// consensus counts the agreed points among the tallies.
+func consensus(tallies []Tally) Consensus {
+	var a Consensus
+	for _, t := range tallies {
+		c := contested(t.Point)
+		if c {
+			a.Contested++
+		}
+		if t.Agreed {
+			a.Agreed++
+			if c {
+				a.ContestedAgreed++
+			}
+		}
+	}
+	a.Convergence = convergence(a.ContestedAgreed, a.Contested)
+	a.Overall = convergence(a.Agreed, len(tallies))
+	return a
 }
 
 // Agreement classifies a decision.
@@ -231,12 +278,13 @@ type Result struct {
 	Rounds   []Round  `json:"rounds"`
 	// Decisions is the scoring matrix: one entry per point of the
 	// analysis, in analysis order.
-	Decisions   []Decision        `json:"decisions"`
-	Agreed      int               `json:"agreed"`
-	Convergence float64           `json:"convergence"`
-	Status      ConvergenceStatus `json:"status"`
-	Stop        Stop              `json:"stop"`
-	Unresolved  []string          `json:"unresolved"`
+	Decisions []Decision `json:"decisions"`
+	// Consensus is the last complete round's, after any override
+	// (MarkResolved); Status compares its Convergence with Threshold.
+	Consensus
+	Status     ConvergenceStatus `json:"status"`
+	Stop       Stop              `json:"stop"`
+	Unresolved []string          `json:"unresolved"`
 	// Wins counts the points each variant won, in input order.
 	Wins     []VariantWins  `json:"wins"`
 	Failures []AgentFailure `json:"failures,omitempty"`
@@ -244,6 +292,19 @@ type Result struct {
 	// Log holds the round-skip lines ("Round 3 skipped: depth=standard").
 	Log      []string `json:"log,omitempty"`
 	Warnings []string `json:"warnings,omitempty"`
+}
+
+// UnresolvedConflicts returns the unresolved contested points, in
+// analysis order: the conflicts the debate left open. Unresolved unique
+// contributions (Unresolved lists them too) are not conflicts.
+func (r *Result) UnresolvedConflicts() []string {
+	out := []string{}
+	for _, id := range r.Unresolved {
+		if contested(id) {
+			out = append(out, id)
+		}
+	}
+	return out
 }
 
 // Decision returns the scoring matrix entry for a point.

@@ -28,6 +28,13 @@ type script map[int]map[string]string
 // position exactly.
 func synthetic(t testing.TB, n, points int) Input {
 	t.Helper()
+	return syntheticOf(t, n, points, diff.CategoryStructural, diff.CategoryContent, diff.CategoryContradiction, diff.CategoryUnique)
+}
+
+// syntheticOf is synthetic with the points' categories taken in turn from
+// cats.
+func syntheticOf(t testing.TB, n, points int, cats ...diff.Category) Input {
+	t.Helper()
 	a := &diff.Analysis{ArtifactType: "Specification", Generated: fixedClock()}
 	in := Input{Analysis: a}
 	for i := range n {
@@ -38,7 +45,6 @@ func synthetic(t testing.TB, n, points int) Input {
 		a.Variants = append(a.Variants, diff.VariantInfo{Label: l, Name: d.Name, Sections: 2, Lines: d.Lines, Words: d.Words, MaxDepth: 1})
 		in.Variants = append(in.Variants, Variant{Label: l, Agent: []string{"opus:architect", "sonnet:security", "haiku", "gpt52:qa", "gemini"}[i%5], Doc: d})
 	}
-	cats := []diff.Category{diff.CategoryStructural, diff.CategoryContent, diff.CategoryContradiction, diff.CategoryUnique}
 	seq := map[diff.Category]int{}
 	for k := range points {
 		c := cats[k%len(cats)]
@@ -53,7 +59,7 @@ func synthetic(t testing.TB, n, points int) Input {
 	}
 	// keep the analysis's order: S, C, X, U
 	ordered := make([]diff.Point, 0, len(a.Points))
-	for _, c := range cats {
+	for _, c := range []diff.Category{diff.CategoryStructural, diff.CategoryContent, diff.CategoryContradiction, diff.CategoryUnique} {
 		ordered = append(ordered, a.ByCategory(c)...)
 	}
 	a.Points = ordered

@@ -24,8 +24,8 @@ func (r *Result) Markdown() string {
 	if len(r.Focus) > 0 {
 		focus = strings.Join(r.Focus, ", ")
 	}
-	fmt.Fprintf(&b, "- Depth: %s\n- Rounds completed: %d\n- Convergence achieved: %s\n- Convergence threshold: %s\n- Focus areas: %s\n- Advocate count: %d\n",
-		r.Depth, completed, percent(r.Convergence), thresholdPercent(r.Threshold), focus, len(r.Variants))
+	fmt.Fprintf(&b, "- Depth: %s\n- Rounds completed: %d\n- Convergence achieved: %s of contested points (%s of all points, unique contributions included)\n- Convergence threshold: %s\n- Focus areas: %s\n- Advocate count: %d\n",
+		r.Depth, completed, percent(r.Convergence), percent(r.Overall), thresholdPercent(r.Threshold), focus, len(r.Variants))
 	b.WriteString("- Agent failures: " + r.failureSummary() + "\n")
 	for _, f := range r.Failures {
 		if f.Recovered {
@@ -46,7 +46,8 @@ func (r *Result) Markdown() string {
 	for _, rd := range r.Rounds {
 		fmt.Fprintf(&b, "\n## %s\n\n", titles[rd.Number])
 		if rd.Complete {
-			fmt.Fprintf(&b, "Convergence after round %d: %s (%d of %d points agreed).\n", rd.Number, percent(rd.Convergence), rd.Agreed, len(r.Points))
+			fmt.Fprintf(&b, "Convergence after round %d: %s (%d of %d contested points agreed; %d of %d points with the unique contributions).\n",
+				rd.Number, percent(rd.Convergence), rd.ContestedAgreed, rd.Contested, rd.Agreed, len(r.Points))
 		} else {
 			fmt.Fprintf(&b, "The debate was aborted during round %d.\n", rd.Number)
 		}
@@ -73,8 +74,13 @@ func (r *Result) Markdown() string {
 	if len(r.Unresolved) > 0 {
 		unresolved = strings.Join(r.Unresolved, ", ")
 	}
-	fmt.Fprintf(&b, "\n## Convergence Assessment\n\n- Points resolved: %d of %d\n- Alignment: %s\n- Threshold: %s\n- Status: %s\n- Unresolved points: %s\n",
-		r.Agreed, len(r.Points), percent(r.Convergence), thresholdPercent(r.Threshold), r.Status, unresolved)
+	fmt.Fprintf(&b, "\n## Convergence Assessment\n\n- Points resolved: %d of %d contested points (structural, content, contradiction)\n",
+		r.ContestedAgreed, r.Contested)
+	if n := len(r.Points) - r.Contested; n > 0 {
+		fmt.Fprintf(&b, "- Unique contributions agreed: %d of %d (debated for their value; not counted in the alignment)\n", r.Agreed-r.ContestedAgreed, n)
+	}
+	fmt.Fprintf(&b, "- Alignment: %s\n- Threshold: %s\n- Status: %s\n- Unresolved points: %s\n",
+		percent(r.Convergence), thresholdPercent(r.Threshold), r.Status, unresolved)
 	fmt.Fprintf(&b, "- Stopped after round %d: %s — %s\n", r.Stop.Round, stopWords[r.Stop.Reason], r.Stop.Log)
 	var wins []string
 	for _, w := range r.Wins {

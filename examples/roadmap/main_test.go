@@ -195,8 +195,11 @@ func TestMultiRoadmapLowConvergence(t *testing.T) {
 }
 
 func TestCombined(t *testing.T) {
-	res, dir := runIn(t, "", "--specs", sample(t, "refunds-payments.md")+","+sample(t, "refunds-platform.md"),
-		"--multi-roadmap", "--agents", "opus,sonnet", "--depth", "deep", "--output", "out")
+	// Wave 1A's two refund drafts take opposite sides on every contested
+	// point (0% convergence), so the consolidation needs the user's
+	// approval; Wave 2 then runs on the unified spec.
+	res, dir := runIn(t, approveLowConvergence+approveLowConvergence, "--specs", sample(t, "refunds-payments.md")+","+sample(t, "refunds-platform.md"),
+		"--multi-roadmap", "--agents", "opus,sonnet", "--depth", "deep", "--output", "out", "--interactive")
 	require.Equal(t, exitOK, res.code, res.stderr)
 	out := filepath.Join(dir, "out")
 	a := frontMatter(t, filepath.Join(out, "roadmap.md"))["adversarial"].(map[string]any)

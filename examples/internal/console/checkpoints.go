@@ -82,9 +82,9 @@ func (t *Checkpoints) AfterDiff(ctx context.Context, a *diff.Analysis) ([]string
 
 // AfterDebate asks which unresolved points to mark resolved (checkpoint 2).
 func (t *Checkpoints) AfterDebate(ctx context.Context, d *debate.Result) ([]string, error) {
-	ans, err := t.Ask(ctx, fmt.Sprintf("\nDebate complete. Convergence: %.0f%%. %d/%d points resolved.\n"+
+	ans, err := t.Ask(ctx, fmt.Sprintf("\nDebate complete. Convergence: %.0f%%. %d/%d contested points resolved.\n"+
 		"Would you like to override the convergence assessment? [Enter: accept; or unresolved point ids to mark resolved (%s)] ",
-		d.Convergence*100, d.Agreed, len(d.Points), strings.Join(d.Unresolved, ", ")))
+		d.Convergence*100, d.ContestedAgreed, d.Contested, strings.Join(d.Unresolved, ", ")))
 	if err != nil || ans == "" {
 		return nil, err
 	}

@@ -32,7 +32,7 @@ func TestAfterDebate(t *testing.T) {
 	for _, tt := range tests {
 		var out bytes.Buffer
 		c := &Checkpoints{In: NewLines(strings.NewReader(tt.answer + "\n")), Out: &out}
-		got, err := c.AfterDebate(context.Background(), &debate.Result{Convergence: 0.5, Unresolved: []string{"S-001", "C-002"}})
+		got, err := c.AfterDebate(context.Background(), &debate.Result{Consensus: debate.Consensus{Convergence: 0.5}, Unresolved: []string{"S-001", "C-002"}})
 		require.NoError(t, err)
 		assert.Equal(t, tt.want, got, "answer %q", tt.answer)
 		assert.Contains(t, out.String(), "Would you like to override the convergence assessment?")
