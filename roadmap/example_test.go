@@ -99,7 +99,7 @@ type scripted struct{}
 
 func (scripted) Run(_ context.Context, in adversarial.Input) (*adversarial.Result, error) {
 	return &adversarial.Result{Status: adversarial.StatusPartial, ConvergenceScore: 0.64, UnresolvedConflicts: []string{"X-001"},
-		ArtifactsDir: in.OutputDir + "/adversarial",
+		ArtifactsDir:     in.OutputDir + "/adversarial",
 		MergedOutputPath: in.OutputDir + "/" + in.MergedOutput, MergedOutput: string(in.Compare[0].Content),
 		Agents: []string{"sonnet:analyzer", "sonnet:analyzer"}}, nil
 }
