@@ -62,10 +62,63 @@ type mergeTruth struct {
 		Certainty string `yaml:"certainty"`
 		Sides     []struct {
 			File  string `yaml:"file"`
+			Line  int    `yaml:"line"`
 			Quote string `yaml:"quote"`
 			Value string `yaml:"value"`
 		} `yaml:"sides"`
 	} `yaml:"contradictions"`
+	FieldDisagreements []struct {
+		ID     string `yaml:"id"`
+		Item   string `yaml:"item"`
+		Field  string `yaml:"field"`
+		Values []struct {
+			File  string `yaml:"file"`
+			Line  int    `yaml:"line"`
+			Value string `yaml:"value"`
+			Quote string `yaml:"quote"`
+		} `yaml:"values"`
+	} `yaml:"field_disagreements"`
+}
+
+// evalSet is one set of the corpus, read.
+type evalSet struct {
+	name   string
+	truth  mergeTruth
+	drafts []Draft
+}
+
+// readEvalSets reads every set of the corpus (../../shared/eval, or
+// $CRUCIBLE_EVAL), skipping the test when there is none.
+func readEvalSets(t *testing.T) []evalSet {
+	t.Helper()
+	dir := os.Getenv("CRUCIBLE_EVAL")
+	if dir == "" {
+		dir = filepath.Join("..", "..", "shared", "eval")
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Skipf("no evaluation corpus at %s (set CRUCIBLE_EVAL): %v", dir, err)
+	}
+	var out []evalSet
+	for _, e := range entries {
+		raw, err := os.ReadFile(filepath.Join(dir, e.Name(), "truth.yaml"))
+		if !e.IsDir() || err != nil {
+			continue
+		}
+		set := evalSet{name: e.Name()}
+		if err := yaml.Unmarshal(raw, &set.truth); err != nil {
+			t.Fatalf("%s: %v", e.Name(), err)
+		}
+		for _, v := range set.truth.Variants {
+			src, err := os.ReadFile(filepath.Join(dir, e.Name(), v.File))
+			if err != nil {
+				t.Fatal(err)
+			}
+			set.drafts = append(set.drafts, Draft{Name: v.File, Content: src})
+		}
+		out = append(out, set)
+	}
+	return out
 }
 
 // mergeCounts are one set's (or the total's) findings.
@@ -91,39 +144,15 @@ func (c mergeCounts) String() string {
 }
 
 func TestMergeEval(t *testing.T) {
-	dir := os.Getenv("CRUCIBLE_EVAL")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "shared", "eval")
-	}
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		t.Skipf("no evaluation corpus at %s (set CRUCIBLE_EVAL): %v", dir, err)
-	}
 	debug := os.Getenv("CRUCIBLE_EVAL_DEBUG") != ""
 	var total mergeCounts
-	for _, e := range entries {
-		raw, err := os.ReadFile(filepath.Join(dir, e.Name(), "truth.yaml"))
-		if !e.IsDir() || err != nil {
-			continue
-		}
-		var tr mergeTruth
-		if err := yaml.Unmarshal(raw, &tr); err != nil {
-			t.Fatalf("%s: %v", e.Name(), err)
-		}
-		var drafts []Draft
-		for _, v := range tr.Variants {
-			src, err := os.ReadFile(filepath.Join(dir, e.Name(), v.File))
-			if err != nil {
-				t.Fatal(err)
-			}
-			drafts = append(drafts, Draft{Name: v.File, Content: src})
-		}
-		res, err := newPipeline().Run(context.Background(), Input{Compare: drafts})
+	for _, set := range readEvalSets(t) {
+		res, err := newPipeline().Run(context.Background(), Input{Compare: set.drafts})
 		if err != nil {
-			t.Fatalf("%s: %v", e.Name(), err)
+			t.Fatalf("%s: %v", set.name, err)
 		}
-		c, findings := evalMerge(t, tr, drafts, res)
-		t.Logf("%-36s %s: %s", e.Name(), res.Status, c)
+		c, findings := evalMerge(t, set.truth, set.drafts, res)
+		t.Logf("%-36s %s: %s", set.name, res.Status, c)
 		if debug {
 			for _, f := range findings {
 				t.Logf("    %s", f)

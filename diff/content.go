@@ -266,9 +266,11 @@ func compareTopic(docs []*Document, t topic, contradictions []Contradiction, byS
 			reasons = append(reasons, fmt.Sprintf("materially different: %s (%s)", x.Subject, x.Reason))
 		}
 	}
-	if fieldsAgree && !gap && !contradicted && p.Rating == Low {
-		// Every variant gives every labelled field the same value and the
-		// texts differ only in wording: the item is not a difference.
+	if fieldsAgree && !gap && !contradicted {
+		// Every variant gives every labelled field the same value: the
+		// item is not a difference, however much the wording or the
+		// detail of the rationale differs (reviewers who reach the same
+		// verdict are not debating it).
 		return Point{}, false
 	}
 	if len(reasons) == 0 {

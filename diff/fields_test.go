@@ -292,6 +292,16 @@ func TestContentRowsNameFields(t *testing.T) {
 			assert.NotEqual(t, "Caching proposal", p.Title, "an item every variant rates alike is not a row: %+v", p)
 		}
 	})
+	t.Run("agreeing fields with a rationale of very different detail are no difference", func(t *testing.T) {
+		_, a := analyseFields(t,
+			doc("ACCEPT", "Fine."),
+			doc("ACCEPT", "The cache sits in front of the catalogue service with a 300 s TTL, invalidated on every write by the "+
+				"catalogue's change feed; p99 reads drop from 180 ms to 12 ms in the load test of 2,000 requests per second, "+
+				"and the memory budget of 4 GiB per node holds the 95th percentile working set."))
+		for _, p := range a.ByCategory(CategoryContent) {
+			assert.NotEqual(t, "Caching proposal", p.Title, "the verdicts agree; more detail is no disagreement: %+v", p)
+		}
+	})
 }
 
 func contentRow(t *testing.T, a *Analysis, title string) Point {
