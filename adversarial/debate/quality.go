@@ -3,8 +3,10 @@ package debate
 import (
 	"fmt"
 	"math"
+	"regexp"
 	"sort"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/crucible-go/crucible/diff"
@@ -174,6 +176,14 @@ func markPoint(p diff.Point, idx int, d *diff.Document, f *docFacts, topics []di
 	default: // unique contribution
 		if len(p.Variants) > 0 && p.Variants[0] == idx {
 			m := evidenceMark(p, idx)
+			if si := p.Positions[idx].Section; !isStatement(m.quote) && si >= 0 && si < len(d.Sections) {
+				// The analysis cites the contribution by its first line,
+				// which may be a heading or a label; argue from its most
+				// concrete statement instead.
+				if sm := sectionMark(d, si, f); isStatement(sm.quote) {
+					m.quote, m.line, m.section = sm.quote, sm.line, sm.section
+				}
+			}
 			m.score = 0.4 + 0.2*float64(p.Rating.Rank())
 			m.measure = fmt.Sprintf("contributes what no other variant has (%s value)", p.Rating)
 			return m
@@ -189,7 +199,8 @@ func markPoint(p diff.Point, idx int, d *diff.Document, f *docFacts, topics []di
 func sectionMark(d *diff.Document, si int, f *docFacts) mark {
 	s := d.Sections[si]
 	var nwords, concrete, vague, stmts, structured int
-	bestBlock, bestConcrete := -1, -1
+	bestBlock, bestConcrete := -1, math.MinInt
+	codeLine, codeText := 0, ""
 	first := sort.Search(len(d.Blocks), func(i int) bool { return d.Blocks[i].Span.Start >= s.Span.Start })
 	blocks := d.BlocksIn(s.Span)
 	ids := map[string]bool{}
@@ -200,6 +211,11 @@ func sectionMark(d *diff.Document, si int, f *docFacts) mark {
 		}
 		if b.Kind == diff.Code {
 			structured++
+			// A section that is all code is quoted by its first line of
+			// code rather than by its heading.
+			if line, text, ok := firstCodeLine(d, b); ok && bestConcrete < -2000 {
+				codeLine, codeText = line, text
+			}
 			continue
 		}
 		if b.Kind == diff.ListItem || b.Kind == diff.TableRow {
@@ -209,8 +225,16 @@ func sectionMark(d *diff.Document, si int, f *docFacts) mark {
 		concrete += bf.concrete
 		vague += bf.vague
 		stmts += bf.sentences
-		if bf.concrete > bestConcrete {
-			bestBlock, bestConcrete = i, bf.concrete
+		// The quotation is the most concrete statement; a line that only
+		// labels a value ("**Severity:** Medium") says nothing an
+		// advocate can argue from, so it is quoted only when the section
+		// has nothing else.
+		rank := bf.concrete
+		if !isStatement(b.Text) {
+			rank -= 1000
+		}
+		if rank > bestConcrete {
+			bestBlock, bestConcrete = i, rank
 		}
 	}
 	reqs := len(ids)
@@ -237,13 +261,30 @@ func sectionMark(d *diff.Document, si int, f *docFacts) mark {
 	if conflicts > 0 {
 		m.measure += fmt.Sprintf(", %d internal contradictions", conflicts)
 	}
-	if bestBlock >= 0 {
+	switch {
+	case bestBlock >= 0:
 		b := blocks[bestBlock]
 		m.quote, m.line = quoteOf(d.Text(b.Span)), b.Line
-	} else {
+	case codeText != "":
+		m.quote, m.line = quoteOf(codeText), codeLine
+	default:
 		m.quote, m.line = quoteOf(d.Text(s.Heading)), s.Line
 	}
 	return m
+}
+
+// firstCodeLine returns the first non-blank line inside a code block, with
+// its line number.
+func firstCodeLine(d *diff.Document, b diff.Block) (int, string, bool) {
+	lines := strings.Split(d.Text(b.Span), "\n")
+	for i, l := range lines {
+		t := strings.TrimSpace(l)
+		if i == 0 && (strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~")) || t == "" || strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+			continue
+		}
+		return b.Line + i, t, true
+	}
+	return 0, "", false
 }
 
 // structureMark measures a document's organisation: the share of the
@@ -307,7 +348,11 @@ func contradictionMark(p diff.Point, idx int, d *diff.Document, f *docFacts) mar
 			m.measure = fmt.Sprintf("contradicts itself (%d conflicting statements)", len(own))
 			return m
 		}
-		return mark{score: 0.5 + 0.4*consistency, measure: fmt.Sprintf("is free of this conflict (%d internal contradictions overall)", len(f.conflicts))}
+		measure := "does not contain this conflict, nor any other inside itself"
+		if n := len(f.conflicts); n > 0 {
+			measure = fmt.Sprintf("does not contain this conflict (it has %s elsewhere)", plural(n, "other internal contradiction"))
+		}
+		return mark{score: 0.5 + 0.4*consistency, measure: measure}
 	}
 	if len(own) == 0 {
 		return mark{score: 0.2, measure: "takes no position on it"}
@@ -360,8 +405,8 @@ func evidenceMark(p diff.Point, idx int) mark {
 // Caching".
 func sectionRef(d *diff.Document, si int) string {
 	s := d.Sections[si]
-	if s.Number == "" {
-		return s.Title
+	if s.Number == "" || strings.HasPrefix(s.Title, s.Number+" ") || strings.HasPrefix(s.Title, s.Number+". ") {
+		return s.Title // no number, or the heading writes its own
 	}
 	return s.Number + " " + s.Title
 }
@@ -405,3 +450,36 @@ func sentences(s string) int {
 }
 
 func clamp01(f float64) float64 { return math.Min(1, math.Max(0, f)) }
+
+// labelOnly matches a line that labels a short value: "**Severity:**
+// Medium", "**Assessment**: **CORRECTLY RATED**.", "Status: done".
+var labelOnly = regexp.MustCompile(`^[^:]{1,40}:\s*(.*)$`)
+
+// isStatement reports whether a block's text states something an advocate
+// can quote as evidence — a claim, a number, a decision in at least four
+// words — rather than only labelling a value.
+func isStatement(text string) bool {
+	plain := strings.TrimSpace(strings.NewReplacer("*", "", "_", " ", "`", "").Replace(text))
+	if strings.HasPrefix(plain, "#") {
+		return false // a heading names a topic; it states nothing
+	}
+	if m := labelOnly.FindStringSubmatch(plain); m != nil {
+		// The value is a label when it is a word or three, or a few words
+		// none of which is lower case ("Overlap -- SHOULD BE CONFLICT
+		// (MEDIUM)"): prose has lower-case words.
+		var vals []string
+		prose := false
+		for _, w := range strings.Fields(m[1]) {
+			if strings.IndexFunc(w, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) < 0 {
+				continue
+			}
+			vals = append(vals, w)
+			first, _ := utf8.DecodeRuneInString(strings.TrimLeft(w, "([\"'"))
+			prose = prose || unicode.IsLower(first)
+		}
+		if len(vals) <= 3 || len(vals) <= 6 && !prose {
+			return false
+		}
+	}
+	return len(strings.Fields(plain)) >= 4
+}
