@@ -181,3 +181,22 @@ func TestHeuristicSubset(t *testing.T) {
 	}
 	assert.Equal(t, []VariantWins{{"A", res.PointsWon("A")}, {"C", res.PointsWon("C")}}, res.Wins)
 }
+
+func TestIsStatement(t *testing.T) {
+	tests := []struct {
+		text string
+		want bool
+	}{
+		{"**Severity:** Medium", false},
+		{"**Assessment**: **CORRECTLY RATED**.", false},
+		{"**Classification**: Overlap -- **SHOULD BE CONFLICT (MEDIUM)**", false},
+		{"### 1.1 The Failure Chain", false},
+		{"Fine.", false},
+		{"User runs: roadmap run spec.md --agents opus:architect,haiku:analyzer", true},
+		{"**Verdict**: OVERSTATED. The code exists as described, but the blocker is not one.", true},
+		{"The retry timeout is 30 seconds for every upload.", true},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, isStatement(tt.text), tt.text)
+	}
+}
