@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -253,20 +254,35 @@ func (r *run) splice(c Change, target, parent, root *node) error {
 		target.replacedBy = c.Number
 		return nil
 	}
-	var anchor *node // the section root follows
-	if c.Approach == Insert {
-		anchor = target
-	} else if target != nil {
-		anchor = target
-	} else if parent != nil {
-		anchor = parent
-	}
-	if anchor == nil && len(r.tree.roots) > 0 {
-		anchor = r.tree.roots[len(r.tree.roots)-1]
+	// where root goes: under parent (nil: the top of the document), at
+	// index at of the sibling list, after the section prev
+	var sibs []*node
+	var at int
+	switch {
+	case c.Approach == Insert || (target == nil && parent != nil):
+		sibs, at = parent.kids, len(parent.kids)
+	case target == nil:
+		sibs, at = r.tree.roots, len(r.tree.roots)
+	default:
+		sibs = r.tree.siblings(target)
+		at = slices.Index(sibs, target)
+		if at < 0 {
+			return fmt.Errorf("internal: %s is not among its siblings", c.Target)
+		}
+		// after the target and after what earlier changes appended to it:
+		// sections appended after one anchor keep plan order
+		at++
+		for at < len(sibs) && sibs[at].anchor == target {
+			at++
+		}
+		root.anchor = target
 	}
 	prev := r.tree.pre
-	if anchor != nil {
-		prev = anchor.last().own
+	switch {
+	case at > 0:
+		prev = sibs[at-1].last().own
+	case parent != nil:
+		prev = parent.own
 	}
 	lead, ok := leadFor(prev)
 	if !ok {
@@ -274,24 +290,10 @@ func (r *run) splice(c Change, target, parent, root *node) error {
 	}
 	root.lead = lead
 	root.parent = parent
-	if c.Approach == Insert || (target == nil && parent != nil) {
-		parent.kids = append(parent.kids, root)
-		return nil
-	}
-	if target == nil {
-		r.tree.roots = append(r.tree.roots, root)
-		return nil
-	}
-	sibs := r.tree.siblings(target)
-	for i, s := range sibs {
-		if s == target {
-			out := make([]*node, 0, len(sibs)+1)
-			out = append(append(append(out, sibs[:i+1]...), root), sibs[i+1:]...)
-			r.tree.setSiblings(target.parent, out)
-			return nil
-		}
-	}
-	return fmt.Errorf("internal: %s is not among its siblings", c.Target)
+	out := make([]*node, 0, len(sibs)+1)
+	out = append(append(append(out, sibs[:at]...), root), sibs[at:]...)
+	r.tree.setSiblings(parent, out)
+	return nil
 }
 
 // discard records that the base sections under n are gone.

@@ -26,6 +26,10 @@ type node struct {
 	origin int // index of the base section this is, -1 for none
 	// replacedBy is the change that replaced this section's content.
 	replacedBy int
+	// anchor is the section an appended section was placed after; later
+	// appends after the same anchor go after it, so that sections keep
+	// their source order.
+	anchor *node
 }
 
 // tree is the document being merged.
