@@ -112,10 +112,6 @@ func (r *run) apply(ctx context.Context, c Change) (ChangeResult, error) {
 		if target.replacedBy != 0 {
 			return fail(ErrConflict, "%s was already replaced by Change #%d", c.Target, target.replacedBy)
 		}
-		// a restructure keeps what is under the target; a replace would lose it
-		if n := addedUnder(target); n != 0 && c.Approach == Replace {
-			return fail(ErrConflict, "replacing %s would discard what Change #%d added under it", c.Target, n)
-		}
 	}
 	if r.model != nil && (c.Approach == Restructure || r.cfg.all) {
 		return r.model.apply(ctx, r, c, target, res)
@@ -153,19 +149,6 @@ func failChange(res ChangeResult, kind error, format string, args ...any) Change
 	res.Status, res.Err, res.Reason = ChangeFailed, err, err.Err.Error()
 	res.Validation = "❌ " + res.Reason
 	return res
-}
-
-// addedUnder returns a change that added a section under n, or 0.
-func addedUnder(n *node) int {
-	found := 0
-	for _, k := range n.kids {
-		k.walk(func(d *node) {
-			if found == 0 && d.attr.Origin == Incorporated && d.attr.Change != 0 {
-				found = d.attr.Change
-			}
-		})
-	}
-	return found
 }
 
 // placement decides, for a change's target, the level of the incorporated
@@ -241,17 +224,11 @@ func increment(n string) string {
 }
 
 // splice puts root into the tree as the change's approach says. For a
-// replace, root's content takes the place of the target's.
+// replace, root's content is grafted onto the target's subtree (see
+// graft).
 func (r *run) splice(c Change, target, parent, root *node) error {
 	if c.Approach == Replace || c.Approach == Restructure {
-		r.discard(target, c.Number)
-		target.own = root.own
-		target.kids = root.kids
-		for _, k := range target.kids {
-			k.parent = target
-		}
-		target.attr = root.attr
-		target.replacedBy = c.Number
+		r.graft(target, root, c.Number)
 		return nil
 	}
 	// where root goes: under parent (nil: the top of the document), at

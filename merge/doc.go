@@ -22,9 +22,12 @@
 //
 // A [Merger] executes a plan against the base. [SectionMerger], the
 // offline default, splices Markdown at section boundaries: it replaces a
-// section's body, appends a section after another or inserts a subsection,
-// re-levels and renumbers the incorporated headings to fit, and keeps every
-// section no change touches byte-identical. [ModelMerger] sends restructure
+// section's subtree (its text, and its subsections paired with the
+// source's by title: a base subsection the source lacks is kept, never
+// silently dropped, and the plan's [Change.Subsections] says so), appends
+// a section after another (several after one anchor keep plan order) or
+// inserts a subsection, re-levels and renumbers the incorporated headings
+// to fit, and keeps every section no change touches byte-identical. [ModelMerger] sends restructure
 // changes (or all of them) to a model through provider.Provider, validates
 // each reply and retries an invalid one once. Package mergetest is the
 // conformance suite any Merger can run.

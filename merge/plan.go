@@ -207,12 +207,16 @@ type Change struct {
 	Approach Approach      `json:"approach"`
 	// Removes lists base headings under the target that a restructure may
 	// drop; any other base heading under the target must survive it.
-	Removes     []string  `json:"removes,omitempty"`
-	Rationale   Rationale `json:"rationale"`
-	Integration string    `json:"integration"` // where and how, in words
-	Risk        Risk      `json:"risk"`
-	Impact      string    `json:"impact"`   // if the change fails
-	Rollback    string    `json:"rollback"` // how to undo it
+	Removes []string `json:"removes,omitempty"`
+	// Subsections says, for a replace, what happens to each direct
+	// subsection of the target and of the source: kept, replaced by the
+	// source's of the same title, or added (see [Subsection]).
+	Subsections []Subsection `json:"subsections,omitempty"`
+	Rationale   Rationale    `json:"rationale"`
+	Integration string       `json:"integration"` // where and how, in words
+	Risk        Risk         `json:"risk"`
+	Impact      string       `json:"impact"`   // if the change fails
+	Rollback    string       `json:"rollback"` // how to undo it
 }
 
 // Weakness is a point the base lost in the debate.
@@ -526,6 +530,9 @@ func planChange(bv Variant, v Variant, sec int, target SectionRef, approach Appr
 	if t >= 0 {
 		level = base.Sections[t].Level
 	}
+	if approach == Replace {
+		c.Subsections = subsectionPlan(base, t, v.Doc, sec)
+	}
 	c.Integration, c.Impact, c.Rollback = describe(c, level, v.Ref(), bv.Ref())
 	c.Risk = riskOf(approach, c.Target)
 	return c, nil
@@ -569,7 +576,11 @@ func describe(c Change, level int, src, base VariantRef) (integration, impact, r
 	name := fmt.Sprintf("%q", c.Title)
 	switch c.Approach {
 	case Replace:
-		return fmt.Sprintf("Everything under the heading of %s is replaced by %s's %s; the base heading stays.", t, src.String(), c.Source.Section),
+		integration = fmt.Sprintf("The text under the heading of %s is replaced by %s's %s; the base heading stays.", t, src.String(), c.Source.Section)
+		if subs := describeSubsections(c.Subsections); subs != "" {
+			integration += " Subsections " + subs
+		}
+		return integration,
 			fmt.Sprintf("%s keeps the base text; the strength is not incorporated.", t),
 			fmt.Sprintf("Restore %s from %s.", t, baseName)
 	case Restructure:

@@ -41,9 +41,10 @@ func TestStructureProblems(t *testing.T) {
 func TestValidationOnlyFailsOnWhatTheMergeIntroduced(t *testing.T) {
 	// The base already has a level gap and a broken reference; the merge
 	// adds an H4 under an H2 and a reference to a section it then lacks.
+	// The replace keeps subsection 2.1, which its source lacks.
 	base := mustParse(t, "a.md", "# T\n\n## 1. A\n\nSee Section 9.\n\n#### Deep\n\nx\n\n## 2. B\n\nSee Section 2.1.\n\n### 2.1 C\n\ny\n")
 	m := merge(t, base,
-		change(1, Replace, SectionRef{Number: "2"}, "## B\n\nNo subsections now; see Section 7.\n"),
+		change(1, Replace, SectionRef{Number: "2"}, "## B\n\nNo subsections in the source; see Section 7.\n"),
 		change(2, Append, SectionRef{Number: "2"}, "## Z\n\n#### Gap\n\nz\n"))
 	v := m.Log.Validation
 	assert.Equal(t, StatusPartial, m.Status())
@@ -63,7 +64,7 @@ func TestValidationOnlyFailsOnWhatTheMergeIntroduced(t *testing.T) {
 	assert.False(t, v.References.Broken[1].InBase)
 
 	md := m.Log.Markdown()
-	assert.Contains(t, md, "### Structural Integrity\n\n❌ Fail\n\n- Line 13 (level-gap): H2 \"1. A\" → H4 \"Deep\" without H3 — present in the base already\n- Line 26 (level-gap): H2 \"3. Z\" → H4 \"Gap\" without H3\n")
+	assert.Contains(t, md, "### Structural Integrity\n\n❌ Fail\n\n- Line 13 (level-gap): H2 \"1. A\" → H4 \"Deep\" without H3 — present in the base already\n- Line 31 (level-gap): H2 \"3. Z\" → H4 \"Gap\" without H3\n")
 	assert.Contains(t, md, "- **Broken:** 2\n  - `Section 9` (line 11, section) — present in the base already\n  - `Section 7`")
 	assert.Contains(t, md, "- **Post-merge validation:** FAIL\n")
 
