@@ -326,7 +326,10 @@ func (p Plan) OverallRisk() string {
 //     under the base section matching its parent, or appended after the
 //     base section matching its previous sibling (or at the end);
 //   - every decision the base lost is a weakness; every decision it won,
-//     and every unresolved one, is a change not being made.
+//     and every unresolved one, is a change not being made;
+//   - at most one change rewrites each base section, and no change takes
+//     what an earlier one already brings (see settleCollisions); the
+//     changes left out are listed among the changes not being made.
 //
 // The plan is auto-approved at the time of the clock set with [WithClock]
 // (default time.Now). Inputs that do not fit together — unknown labels, a
@@ -413,14 +416,17 @@ func NewPlan(in PlanInput, opts ...Option) (Plan, error) {
 		}
 	}
 
+	var dropped []Rejection
+	p.Changes, dropped = settleCollisions(in, p.Changes)
 	for _, d := range in.Decisions {
 		switch d.Winner {
 		case "", in.Base.Label:
 			p.Rejected = append(p.Rejected, rejection(in, d))
 		default:
-			p.Weaknesses = append(p.Weaknesses, weakness(in, d, p.Changes))
+			p.Weaknesses = append(p.Weaknesses, weakness(in, d, p.Changes, dropped))
 		}
 	}
+	p.Rejected = append(p.Rejected, dropped...)
 	p.Review = ReviewStatus{State: AutoApproved, By: "auto", At: cfg.now().UTC()}
 	return p, nil
 }
@@ -629,7 +635,7 @@ func rejection(in PlanInput, d Decision) Rejection {
 	return r
 }
 
-func weakness(in PlanInput, d Decision, changes []Change) Weakness {
+func weakness(in PlanInput, d Decision, changes []Change, dropped []Rejection) Weakness {
 	w := Weakness{Issue: d.Topic, Point: d.Point, Better: d.Winner}
 	if w.Issue == "" {
 		w.Issue = d.Evidence
@@ -641,6 +647,12 @@ func weakness(in PlanInput, d Decision, changes []Change) Weakness {
 		if c.Rationale.Point == d.Point {
 			w.Change = c.Number
 			w.Fix = fixText(c)
+			return w
+		}
+	}
+	for _, r := range dropped {
+		if r.Point == d.Point {
+			w.Fix = "Not merged: " + r.Rationale
 			return w
 		}
 	}
