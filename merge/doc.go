@@ -26,8 +26,16 @@
 // source's by title: a base subsection the source lacks is kept, never
 // silently dropped, and the plan's [Change.Subsections] says so), appends
 // a section after another (several after one anchor keep plan order) or
-// inserts a subsection, re-levels and renumbers the incorporated headings
-// to fit, and keeps every section no change touches byte-identical. [ModelMerger] sends restructure
+// inserts a subsection and re-levels the incorporated headings to fit.
+// Then it numbers every heading of the merged document in the base's
+// style (a numbered base numbers what comes in and renumbers what follows
+// it; an unnumbered one numbers nothing) and rewrites the internal
+// references ("Section 3.2", "§3.2", "see 3.2", "#anchors") to follow
+// the sections they named — base text in the base's numbering,
+// incorporated text in its variant's — reporting as broken those whose
+// section the merge did not bring. Every section no change touches stays
+// byte-identical; one renumbered or whose references were rewritten is
+// tagged "Base (original, modified)" with the reason. [ModelMerger] sends restructure
 // changes (or all of them) to a model through provider.Provider, validates
 // each reply and retries an invalid one once. Package mergetest is the
 // conformance suite any Merger can run.

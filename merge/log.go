@@ -229,7 +229,17 @@ func writeValidation(b *strings.Builder, v Validation) {
 	}
 	fmt.Fprintf(b, "%s\n\n- **Total:** %d\n- **Resolved:** %d\n- **Broken:** %d\n", mark, r.Total, r.Resolved, len(r.Broken))
 	for _, br := range r.Broken {
-		fmt.Fprintf(b, "  - %s (line %d, %s)%s\n", mdCode(br.Text), br.Line, br.Kind, inBase(br.InBase))
+		reason := inBase(br.InBase)
+		if br.Reason != "" {
+			reason = " — " + mdInline(br.Reason)
+		}
+		fmt.Fprintf(b, "  - %s (line %d, %s)%s\n", mdCode(br.Text), br.Line, br.Kind, reason)
+	}
+	if len(r.Rewritten) > 0 {
+		fmt.Fprintf(b, "- **Rewritten to the merged numbering:** %d\n", len(r.Rewritten))
+		for _, w := range r.Rewritten {
+			fmt.Fprintf(b, "  - %s\n", mdInline(w))
+		}
 	}
 
 	s := v.Rescan

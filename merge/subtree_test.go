@@ -30,7 +30,7 @@ func TestNewPlanReplaceSaysWhatHappensToSubsections(t *testing.T) {
 
 	// the merge does what the plan says
 	m := merge(t, in.Base.Doc, c)
-	assert.Equal(t, []string{"# S [base]", "## 1. Storage [B 1 #1]", "### Indexes [B 1.1 #1]", "### 1.1 Schema [B 1.2 #1]", "### Eviction [B 1.3 #1]", "### 1.2 Constants [base]", "## 2. Ops [base]"}, headings(m))
+	assert.Equal(t, []string{"# S [base]", "## 1. Storage [B 1 #1]", "### 1.1 Indexes [B 1.1 #1]", "### 1.2 Schema [B 1.2 #1]", "### 1.3 Eviction [B 1.3 #1]", "### 1.4 Constants [modified]", "## 2. Ops [base]"}, headings(m))
 	assert.Contains(t, m.Output, "TTL = 30.", "the kept subsection keeps its text")
 	assert.NotContains(t, m.Output, "\nT.\n", "the replaced subsection takes the source's text")
 }

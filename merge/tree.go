@@ -129,6 +129,23 @@ func (n *node) render(b *strings.Builder, tags bool) {
 	}
 }
 
+// renderPlain writes the document without tags or header and returns,
+// for every section, the offset of its own text in the result.
+func (t *tree) renderPlain() (string, map[*node]int) {
+	var b strings.Builder
+	own := map[*node]int{}
+	b.WriteString(t.front)
+	b.WriteString(t.pre)
+	t.walk(func(n *node) {
+		b.WriteString(n.lead)
+		b.WriteString(n.heading)
+		b.WriteByte('\n')
+		own[n] = b.Len()
+		b.WriteString(n.own)
+	})
+	return b.String(), own
+}
+
 // text renders n's subtree without tags.
 func (n *node) text() string {
 	var b strings.Builder

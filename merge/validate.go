@@ -3,6 +3,7 @@ package merge
 import (
 	"context"
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -85,7 +86,11 @@ type BrokenRef struct {
 	Text   string    `json:"text"`
 	Target string    `json:"target"`
 	Line   int       `json:"line"`
-	InBase bool      `json:"in_base,omitempty"` // broken in the base too
+	InBase bool      `json:"in_base,omitempty"` // broken in the base too, in base text
+	// Reason says why a reference that resolves is still broken: it was
+	// written against a variant's numbering and names a section the merge
+	// did not bring.
+	Reason string `json:"reason,omitempty"`
 }
 
 // ReferenceCheck counts the merged document's internal references.
@@ -94,6 +99,9 @@ type ReferenceCheck struct {
 	Total    int         `json:"total"`
 	Resolved int         `json:"resolved"`
 	Broken   []BrokenRef `json:"broken,omitempty"`
+	// Rewritten lists the references the merge rewrote to the merged
+	// numbering, as "Section 3.2 → Section 4.2 (line 14)".
+	Rewritten []string `json:"rewritten,omitempty"`
 }
 
 // RescanState is the outcome of the contradiction re-scan.
@@ -116,10 +124,14 @@ type ContradictionRescan struct {
 	Err      string `json:"error,omitempty"`
 }
 
-func validate(ctx context.Context, cfg *config, in Input, merged *diff.Document) Validation {
+// validate checks the merged document; nodes are its sections as the
+// merge made them (so a finding can be traced to base or incorporated
+// text); rewritten and stale are what rewriting its references did and
+// found.
+func validate(ctx context.Context, cfg *config, in Input, merged *diff.Document, nodes []*node, rewritten []string, stale []BrokenRef) Validation {
 	return Validation{
 		Structure:  checkStructure(merged, in.Base),
-		References: checkReferences(merged, in.Base),
+		References: checkReferences(merged, in.Base, nodes, rewritten, stale),
 		Rescan:     rescan(ctx, cfg.scanner, in, merged),
 	}
 }
@@ -193,20 +205,47 @@ func compareNumbers(a, b string) int {
 	return len(as) - len(bs)
 }
 
-func checkReferences(merged, base *diff.Document) ReferenceCheck {
+// checkReferences resolves the merged document's references. A broken
+// one fails the check unless it sits in text the base had and was broken
+// there already (the merge cannot be blamed for the base's references to
+// other documents); one written against a variant's numbering that names
+// a section the merge did not bring fails even though its number may
+// resolve.
+func checkReferences(merged, base *diff.Document, nodes []*node, rewritten []string, stale []BrokenRef) ReferenceCheck {
 	rep := refs.Check(merged)
 	known := map[string]bool{}
 	for _, r := range refs.Check(base).Broken() {
 		known[string(r.Kind)+"|"+r.Target] = true
 	}
-	c := ReferenceCheck{Passed: true, Total: rep.Total, Resolved: rep.Resolved}
+	inBaseText := func(off int) bool {
+		i := merged.SectionAt(off)
+		return i < 0 || len(nodes) != len(merged.Sections) || nodes[i].attr.Origin != Incorporated
+	}
+	c := ReferenceCheck{Passed: true, Total: rep.Total, Resolved: rep.Resolved, Rewritten: rewritten}
+	explained := map[string]bool{} // broken references stale explains
+	for _, b := range stale {
+		explained[fmt.Sprint(b.Line, "|", b.Text)] = true
+	}
 	for _, r := range rep.Broken() {
-		b := BrokenRef{Kind: r.Kind, Text: r.Text, Target: r.Target, Line: r.Line, InBase: known[string(r.Kind)+"|"+r.Target]}
+		if explained[fmt.Sprint(r.Line, "|", r.Text)] {
+			explained[fmt.Sprint(r.Line, "|", r.Text)] = false // counted as broken already
+			continue
+		}
+		b := BrokenRef{Kind: r.Kind, Text: r.Text, Target: r.Target, Line: r.Line,
+			InBase: known[string(r.Kind)+"|"+r.Target] && inBaseText(r.Span.Start)}
 		if !b.InBase {
 			c.Passed = false
 		}
 		c.Broken = append(c.Broken, b)
 	}
+	for _, b := range stale {
+		c.Passed = false
+		if explained[fmt.Sprint(b.Line, "|", b.Text)] { // it resolves, to the wrong section
+			c.Resolved = max(c.Resolved-1, 0)
+		}
+		c.Broken = append(c.Broken, b)
+	}
+	sort.SliceStable(c.Broken, func(i, j int) bool { return c.Broken[i].Line < c.Broken[j].Line })
 	return c
 }
 

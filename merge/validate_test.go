@@ -52,7 +52,7 @@ func TestValidationOnlyFailsOnWhatTheMergeIntroduced(t *testing.T) {
 	require.Len(t, v.Structure.Problems, 2)
 	assert.True(t, v.Structure.Problems[0].InBase)
 	assert.False(t, v.Structure.Problems[1].InBase)
-	assert.Equal(t, `H2 "3. Z" → H4 "Gap" without H3`, v.Structure.Problems[1].Detail)
+	assert.Equal(t, `H2 "3. Z" → H4 "3.1 Gap" without H3`, v.Structure.Problems[1].Detail)
 	assert.False(t, v.Structure.Passed)
 
 	assert.False(t, v.References.Passed)
@@ -64,7 +64,7 @@ func TestValidationOnlyFailsOnWhatTheMergeIntroduced(t *testing.T) {
 	assert.False(t, v.References.Broken[1].InBase)
 
 	md := m.Log.Markdown()
-	assert.Contains(t, md, "### Structural Integrity\n\n❌ Fail\n\n- Line 13 (level-gap): H2 \"1. A\" → H4 \"Deep\" without H3 — present in the base already\n- Line 31 (level-gap): H2 \"3. Z\" → H4 \"Gap\" without H3\n")
+	assert.Contains(t, md, "### Structural Integrity\n\n❌ Fail\n\n- Line 13 (level-gap): H2 \"1. A\" → H4 \"Deep\" without H3 — present in the base already\n- Line 31 (level-gap): H2 \"3. Z\" → H4 \"3.1 Gap\" without H3\n")
 	assert.Contains(t, md, "- **Broken:** 2\n  - `Section 9` (line 11, section) — present in the base already\n  - `Section 7`")
 	assert.Contains(t, md, "- **Post-merge validation:** FAIL\n")
 
