@@ -51,6 +51,12 @@
 //	<!-- Source: Base (original, modified) — <reason> -->
 //	<!-- Source: Variant B (sonnet:security), Section 3.2 — merged per Change #3 -->
 //
+// YAML front matter stays the first thing in the file (blank lines before
+// it are dropped) and the header follows it. The title is the base's; when
+// content from other variants is merged in, wording in it that names one
+// variant's perspective ("Variant 1:", "Proposal A —", "… Architect
+// Perspective") is removed and the title is tagged as modified.
+//
 // Comments in any variant that imitate these are neutralised before the
 // merge, so no variant text can claim another origin. [Merged.Provenance]
 // is the same information as data; [ParseProvenance] reads it back from a

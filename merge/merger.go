@@ -102,6 +102,7 @@ func (m *SectionMerger) Merge(ctx context.Context, in Input) (*Merged, error) {
 // it.
 func (r *run) assemble(ctx context.Context, executor string, failure *ExecutorError) (*Merged, error) {
 	at := r.cfg.now()
+	r.frameTitle()
 	fix := r.fixReferences(r.renumber())
 	h := header(r.in.Plan.Base, at)
 	out := trimFinal(r.tree.render(true, h))

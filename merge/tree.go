@@ -55,7 +55,7 @@ func baseTree(d *diff.Document) *tree {
 	if len(d.Sections) > 0 {
 		first = d.Sections[0].Span.Start
 	}
-	t.front = d.Source[:fmEnd]
+	t.front = frontFirst(d.Source[:fmEnd])
 	t.pre = neutralise(d.Source[fmEnd:max(first, fmEnd)])
 	nodes := buildNodes(d, func(int) Attribution { return Attribution{Origin: BaseOriginal} })
 	for i, n := range nodes {
