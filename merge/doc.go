@@ -64,10 +64,16 @@
 //
 // After the changes, the merged document is validated (seed T05.05):
 // structural integrity (starts with H1 or H2, no level gaps, no orphaned
-// subsections, explicit numbers in order), internal references
-// (internal/refs) and a contradiction re-scan through a host-supplied
-// [ContradictionScanner] that reports only contradictions no input had.
-// Checks fail only on problems the merge introduced.
+// subsections, explicit numbers in order, no topic twice among siblings —
+// equal titles, or a host's [TopicMatcher]), internal references
+// (internal/refs, plus those the renumbering found pointing at sections
+// the merge did not bring) and a contradiction re-scan through a
+// [ContradictionScanner] that compares the merged document with the base
+// alone: a conflict between the variants that the merge imports is new.
+// Structure and references fail on problems the merge introduced; a
+// broken reference that sits in base text and was broken in the base
+// already is listed and marked. A partial merge's log says why
+// ([Log.Reasons]).
 //
 // # Failures
 //

@@ -143,6 +143,7 @@ func (r *run) assemble(ctx context.Context, executor string, failure *ExecutorEr
 	m.Log.Status = StatusSuccess
 	if !m.Log.Validation.Passed() || m.Log.count(ChangeApplied) != len(m.Log.Changes) {
 		m.Log.Status = StatusPartial
+		m.Log.Reasons = m.Log.reasons()
 	}
 	return m, nil
 }

@@ -22,8 +22,8 @@ type Contradiction struct {
 
 // ContradictionScanner finds contradictions within and across documents
 // (the step-1 contradiction detection). The merge's re-scan runs it once
-// over the input variants and once over the merged document, and reports
-// the merged document's findings whose signatures no input had.
+// over the base and once over the merged document, and reports the merged
+// document's findings whose signatures the base did not have.
 type ContradictionScanner interface {
 	Scan(ctx context.Context, docs []*diff.Document) ([]Contradiction, error)
 }
@@ -71,6 +71,7 @@ const (
 	RuleLevelGap = "level-gap" // no heading level gaps (H2 → H4 without H3)
 	RuleOrphan   = "orphan"    // no subsection without a parent section
 	RuleOrder    = "order"     // explicit section numbers ascend and nest
+	// RuleDuplicate (topics.go): no topic twice among siblings
 )
 
 // StructureCheck is the structural-integrity check.
@@ -119,7 +120,7 @@ const (
 type ContradictionRescan struct {
 	State RescanState     `json:"state"`
 	New   []Contradiction `json:"new,omitempty"`
-	// Baseline counts the distinct contradictions found in the inputs.
+	// Baseline counts the distinct contradictions found in the base.
 	Baseline int    `json:"baseline"`
 	Err      string `json:"error,omitempty"`
 }
@@ -130,16 +131,16 @@ type ContradictionRescan struct {
 // found.
 func validate(ctx context.Context, cfg *config, in Input, merged *diff.Document, nodes []*node, rewritten []string, stale []BrokenRef) Validation {
 	return Validation{
-		Structure:  checkStructure(merged, in.Base),
+		Structure:  checkStructure(merged, in.Base, cfg.topics),
 		References: checkReferences(merged, in.Base, nodes, rewritten, stale),
 		Rescan:     rescan(ctx, cfg.scanner, in, merged),
 	}
 }
 
-func checkStructure(merged, base *diff.Document) StructureCheck {
-	got := structureProblems(merged)
+func checkStructure(merged, base *diff.Document, topics TopicMatcher) StructureCheck {
+	got := append(structureProblems(merged), duplicateTopics(merged, topics)...)
 	known := map[string]bool{}
-	for _, p := range structureProblems(base) {
+	for _, p := range append(structureProblems(base), duplicateTopics(base, topics)...) {
 		known[p.Rule+"|"+p.Detail] = true
 	}
 	c := StructureCheck{Passed: true, Problems: got}
@@ -253,15 +254,12 @@ func rescan(ctx context.Context, s ContradictionScanner, in Input, merged *diff.
 	if s == nil {
 		return ContradictionRescan{State: RescanNotRun}
 	}
-	inputs := []*diff.Document{in.Base}
-	for _, v := range in.Variants {
-		if v != nil {
-			inputs = append(inputs, v)
-		}
-	}
-	before, err := s.Scan(ctx, inputs)
+	// The baseline is the base alone. The conflicts between the variants
+	// are exactly what a merge must not import: counting them as known
+	// would let every imported conflict pass as "not new".
+	before, err := s.Scan(ctx, []*diff.Document{in.Base})
 	if err != nil {
-		return ContradictionRescan{State: RescanError, Err: "scanning the input variants: " + err.Error()}
+		return ContradictionRescan{State: RescanError, Err: "scanning the base: " + err.Error()}
 	}
 	after, err := s.Scan(ctx, []*diff.Document{merged})
 	if err != nil {

@@ -99,20 +99,25 @@ func TestRescan(t *testing.T) {
 	}
 
 	m := run(scanner, []*diff.Document{variant}, "## B\n\nDB=mongo\n")
-	assert.Equal(t, ContradictionRescan{State: RescanPassed, Baseline: 2}, m.Log.Validation.Rescan, "present in a variant: not new")
+	assert.Equal(t, ContradictionRescan{State: RescanFailed, Baseline: 1, New: []Contradiction{{"DB=mongo", "database mongo"}}}, m.Log.Validation.Rescan,
+		"a conflict between the variants that the merge imports is new: the baseline is the base alone")
+	assert.Equal(t, StatusPartial, m.Status())
+
+	m = run(scanner, []*diff.Document{variant}, "## B\n\nDB=postgres\n")
+	assert.Equal(t, ContradictionRescan{State: RescanPassed, Baseline: 1}, m.Log.Validation.Rescan, "what the base had is not new")
 	assert.Equal(t, StatusSuccess, m.Status())
 
 	m = run(scanner, nil, "## B\n\nDB=mongo DB=sqlite DB=sqlite\n")
 	assert.Equal(t, RescanFailed, m.Log.Validation.Rescan.State)
 	assert.Equal(t, []Contradiction{{"DB=mongo", "database mongo"}, {"DB=sqlite", "database sqlite"}}, m.Log.Validation.Rescan.New, "without the variants, only the base counts; each new one once")
 	assert.Equal(t, StatusPartial, m.Status())
-	assert.Contains(t, m.Log.Markdown(), "❌ Fail\n\n- **Contradictions in the input variants:** 1\n- **New contradictions introduced:** 2\n  - database mongo\n  - database sqlite\n")
+	assert.Contains(t, m.Log.Markdown(), "❌ Fail\n\n- **Contradictions in the base:** 1\n- **New contradictions introduced:** 2\n  - database mongo\n  - database sqlite\n")
 
 	failing := ScannerFunc(func(context.Context, []*diff.Document) ([]Contradiction, error) {
 		return nil, errors.New("detector offline")
 	})
 	m = run(failing, nil, "## B\n")
-	assert.Equal(t, ContradictionRescan{State: RescanError, Err: "scanning the input variants: detector offline"}, m.Log.Validation.Rescan)
+	assert.Equal(t, ContradictionRescan{State: RescanError, Err: "scanning the base: detector offline"}, m.Log.Validation.Rescan)
 	assert.Equal(t, StatusPartial, m.Status(), "an unchecked merge is not a success")
 
 	m = run(nil, nil, "## B\n")
