@@ -139,6 +139,17 @@ func (f referenceFix) staleIn(d *diff.Document, nodes []*node, t *tree, h string
 	return out
 }
 
+// explicitNumber returns r's number when its heading states it, "" when
+// the number is only the section's outline position. Only a number the
+// text shows is one a reference can be taken to mean: references to
+// outline counts are as often to another document's sections.
+func explicitNumber(r SectionRef) string {
+	if n, _, _, ok := refs.HeadingNumber(r.Title); ok && n == r.Number {
+		return n
+	}
+	return ""
+}
+
 // seeNumbers finds "see 3.2" outside code and outside the references
 // already found.
 func seeNumbers(doc *diff.Document, found []refs.Ref) []refs.Ref {
@@ -196,10 +207,10 @@ func (r *run) refTargets(nodes []*node, rn renumbering) *refTargets {
 			add(x.byNumber, "", rn.before[n], n)
 			add(x.bySlug, "", refs.Slug(r.in.Base.Sections[n.origin].Title), n)
 			if n.attr.Origin == Incorporated { // a replaced section: the source's names reach it too
-				add(x.byNumber, n.attr.Variant.Label, n.attr.Section.Number, n)
+				add(x.byNumber, n.attr.Variant.Label, explicitNumber(n.attr.Section), n)
 			}
 		case n.attr.Origin == Incorporated:
-			add(x.byNumber, n.attr.Variant.Label, rn.before[n], n)
+			add(x.byNumber, n.attr.Variant.Label, explicitNumber(n.attr.Section), n)
 			add(x.bySlug, n.attr.Variant.Label, refs.Slug(n.attr.Section.Title), n)
 		}
 	}
@@ -241,6 +252,11 @@ func (x *refTargets) resolve(label string, ref refs.Ref) (*node, string) {
 	}
 	if i, ok := idx.Resolve(ref); ok && i >= 0 {
 		title = v.Sections[i].Title
+		if ref.Kind == refs.Section && explicitNumber(SectionRef{Number: ref.Target, Title: title}) == "" {
+			// the number is only an outline count there; such references
+			// often name another document's sections: leave them
+			return nil, ""
+		}
 	}
 	if title == "" {
 		return nil, "" // broken in its variant already; validation reports it

@@ -59,7 +59,7 @@ func TestNumberingFollowsTheBase(t *testing.T) {
 
 func TestReferencesFollowTheirSections(t *testing.T) {
 	const base = "# S\n\n## 1. Intro\n\nSee Section 2 and §2.1, see 2.1 again, and [ops](#2-ops).\n\n## 2. Ops\n\nRun.\n\n### 2.1 Alerts\n\nPage.\n"
-	variant := "# S\n\n## 1. Intro\n\nv\n\n## 2. Security\n\nAlerts are in §3.1; keys in §2.1.\n\n### 2.1 Keys\n\nRotate.\n\n## 3. Ops\n\n### 3.1 Alerts\n\nPage.\n\n## 4. Audit\n\nLog.\n"
+	variant := "# S\n\n## 1. Intro\n\nv\n\n## 2. Security\n\nAlerts are in §3.1; keys in §2.1.\n\n### 2.1 Keys\n\nRotate.\n\n## 3. Ops\n\n### 3.1 Alerts\n\nPage.\n\n## 4. Audit\n\nLog.\n\n## 5. Notes\n\n### Extra\n\nx\n"
 	tests := []struct {
 		name         string
 		changes      []Change
@@ -79,6 +79,10 @@ func TestReferencesFollowTheirSections(t *testing.T) {
 			[]Change{change(1, Append, SectionRef{Number: "2"}, "## 2. Security\n\nAudit rules are in §4.\n")},
 			nil,
 			[]string{`§4: it names Variant B's section "4. Audit", which the merged document does not have`}, false},
+		{"a number that is only an outline count in its variant is not followed",
+			[]Change{change(1, Append, SectionRef{Number: "2"}, "## 2. Security\n\nAs the spec's §5.1 says.\n")},
+			[]string{"As the spec's §5.1 says."},
+			[]string{"§5.1: "}, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
