@@ -13,7 +13,14 @@
 // restructure), its rationale citing debate round, point and confidence,
 // and its risk (Low additive, Medium modifies, High restructures). Points
 // the base lost are its weaknesses; points it won, and unresolved ones,
-// are the changes not being made. A Plan is plain data: it round-trips
+// are the changes not being made. Two optional inputs carry what step 1
+// and the debate settled: the topic alignment ([AlignedTopic]) — a
+// section aligned to a base section goes into it, never beside it — and
+// the resolved conflicts ([ResolvedConflict]) — changes are edited to
+// state only each winner's value, and the losing values are listed among
+// the changes not being made with their source and rule. At most one
+// change rewrites a base section; colliding contributions are listed
+// there too instead of failing at merge time. A Plan is plain data: it round-trips
 // through JSON, so a host can checkpoint it and a user can edit it.
 // [Review] runs the seed's checkpoint 4 through a host [Reviewer] and
 // records the approval. [Plan.Markdown] renders refactor-plan.md.

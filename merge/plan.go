@@ -152,6 +152,14 @@ type PlanInput struct {
 	Variants  []Variant // the other variants, in input order
 	Decisions []Decision
 	Strengths []Strength
+	// Alignment is the step-1 topic alignment (optional): a non-base
+	// section aligned to a base section replaces (extends) it and is
+	// never added beside it. See [AlignedTopic].
+	Alignment []AlignedTopic
+	// Conflicts are the resolved contradictions and field disagreements
+	// (optional): the merged document states only each winner's value.
+	// See [ResolvedConflict].
+	Conflicts []ResolvedConflict
 }
 
 // SourceSection is the section a change takes from a variant. Text holds
@@ -327,6 +335,11 @@ func (p Plan) OverallRisk() string {
 //     base section matching its previous sibling (or at the end);
 //   - every decision the base lost is a weakness; every decision it won,
 //     and every unresolved one, is a change not being made;
+//   - a section the alignment (PlanInput.Alignment) aligns with a base
+//     section goes into that section, never beside it; a change that
+//     would import a value a resolved conflict rejected
+//     (PlanInput.Conflicts) is edited to state the winner's, and every
+//     losing value is a change not being made (see plan_inputs.go);
 //   - at most one change rewrites each base section, and no change takes
 //     what an earlier one already brings (see settleCollisions); the
 //     changes left out are listed among the changes not being made.
@@ -361,6 +374,16 @@ func NewPlan(in PlanInput, opts ...Option) (Plan, error) {
 			return nil
 		}
 		covered[key{v.Label, sec}] = true
+		// one topic, one section: a section aligned to a base section
+		// goes into it, never beside it
+		if aligned, ok := in.alignedBase(v.Label, refOf(v.Doc, sec)); ok {
+			if target.IsZero() {
+				target = aligned
+			}
+			if approach == Append || approach == Insert {
+				approach = ""
+			}
+		}
 		c, err := planChange(in.Base, v, sec, target, approach, d, len(p.Changes)+1)
 		if err != nil {
 			return err
@@ -418,6 +441,7 @@ func NewPlan(in PlanInput, opts ...Option) (Plan, error) {
 
 	var dropped []Rejection
 	p.Changes, dropped = settleCollisions(in, p.Changes)
+	conflicts := resolveConflicts(in, p.Changes)
 	for _, d := range in.Decisions {
 		switch d.Winner {
 		case "", in.Base.Label:
@@ -426,7 +450,7 @@ func NewPlan(in PlanInput, opts ...Option) (Plan, error) {
 			p.Weaknesses = append(p.Weaknesses, weakness(in, d, p.Changes, dropped))
 		}
 	}
-	p.Rejected = append(p.Rejected, dropped...)
+	p.Rejected = append(append(p.Rejected, dropped...), conflicts...)
 	p.Review = ReviewStatus{State: AutoApproved, By: "auto", At: cfg.now().UTC()}
 	return p, nil
 }
@@ -481,6 +505,25 @@ func (in PlanInput) validate() error {
 		}
 		if s.Approach != "" && !s.Approach.valid() {
 			errs = append(errs, fmt.Errorf("strength %d: unknown approach %q", i+1, s.Approach))
+		}
+	}
+	for i, t := range in.Alignment {
+		for _, ts := range t.Sections {
+			if !labels[ts.Variant] {
+				errs = append(errs, fmt.Errorf("aligned topic %d (%q): unknown variant %q", i+1, t.Title, ts.Variant))
+			}
+		}
+	}
+	for i, k := range in.Conflicts {
+		won := false
+		for _, v := range k.Values {
+			if !labels[v.Variant] {
+				errs = append(errs, fmt.Errorf("conflict %d (%q): unknown variant %q", i+1, k.Subject, v.Variant))
+			}
+			won = won || v.Variant == k.Winner
+		}
+		if !won {
+			errs = append(errs, fmt.Errorf("conflict %d (%q): the winner %q states no value", i+1, k.Subject, k.Winner))
 		}
 	}
 	if len(errs) > 0 {
