@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -111,10 +112,6 @@ func (r *run) apply(ctx context.Context, c Change) (ChangeResult, error) {
 		if target.replacedBy != 0 {
 			return fail(ErrConflict, "%s was already replaced by Change #%d", c.Target, target.replacedBy)
 		}
-		// a restructure keeps what is under the target; a replace would lose it
-		if n := addedUnder(target); n != 0 && c.Approach == Replace {
-			return fail(ErrConflict, "replacing %s would discard what Change #%d added under it", c.Target, n)
-		}
 	}
 	if r.model != nil && (c.Approach == Restructure || r.cfg.all) {
 		return r.model.apply(ctx, r, c, target, res)
@@ -152,19 +149,6 @@ func failChange(res ChangeResult, kind error, format string, args ...any) Change
 	res.Status, res.Err, res.Reason = ChangeFailed, err, err.Err.Error()
 	res.Validation = "❌ " + res.Reason
 	return res
-}
-
-// addedUnder returns a change that added a section under n, or 0.
-func addedUnder(n *node) int {
-	found := 0
-	for _, k := range n.kids {
-		k.walk(func(d *node) {
-			if found == 0 && d.attr.Origin == Incorporated && d.attr.Change != 0 {
-				found = d.attr.Change
-			}
-		})
-	}
-	return found
 }
 
 // placement decides, for a change's target, the level of the incorporated
@@ -240,33 +224,42 @@ func increment(n string) string {
 }
 
 // splice puts root into the tree as the change's approach says. For a
-// replace, root's content takes the place of the target's.
+// replace, root's content is grafted onto the target's subtree (see
+// graft).
 func (r *run) splice(c Change, target, parent, root *node) error {
 	if c.Approach == Replace || c.Approach == Restructure {
-		r.discard(target, c.Number)
-		target.own = root.own
-		target.kids = root.kids
-		for _, k := range target.kids {
-			k.parent = target
-		}
-		target.attr = root.attr
-		target.replacedBy = c.Number
+		r.graft(target, root, c.Number)
 		return nil
 	}
-	var anchor *node // the section root follows
-	if c.Approach == Insert {
-		anchor = target
-	} else if target != nil {
-		anchor = target
-	} else if parent != nil {
-		anchor = parent
-	}
-	if anchor == nil && len(r.tree.roots) > 0 {
-		anchor = r.tree.roots[len(r.tree.roots)-1]
+	// where root goes: under parent (nil: the top of the document), at
+	// index at of the sibling list, after the section prev
+	var sibs []*node
+	var at int
+	switch {
+	case c.Approach == Insert || (target == nil && parent != nil):
+		sibs, at = parent.kids, len(parent.kids)
+	case target == nil:
+		sibs, at = r.tree.roots, len(r.tree.roots)
+	default:
+		sibs = r.tree.siblings(target)
+		at = slices.Index(sibs, target)
+		if at < 0 {
+			return fmt.Errorf("internal: %s is not among its siblings", c.Target)
+		}
+		// after the target and after what earlier changes appended to it:
+		// sections appended after one anchor keep plan order
+		at++
+		for at < len(sibs) && sibs[at].anchor == target {
+			at++
+		}
+		root.anchor = target
 	}
 	prev := r.tree.pre
-	if anchor != nil {
-		prev = anchor.last().own
+	switch {
+	case at > 0:
+		prev = sibs[at-1].last().own
+	case parent != nil:
+		prev = parent.own
 	}
 	lead, ok := leadFor(prev)
 	if !ok {
@@ -274,24 +267,10 @@ func (r *run) splice(c Change, target, parent, root *node) error {
 	}
 	root.lead = lead
 	root.parent = parent
-	if c.Approach == Insert || (target == nil && parent != nil) {
-		parent.kids = append(parent.kids, root)
-		return nil
-	}
-	if target == nil {
-		r.tree.roots = append(r.tree.roots, root)
-		return nil
-	}
-	sibs := r.tree.siblings(target)
-	for i, s := range sibs {
-		if s == target {
-			out := make([]*node, 0, len(sibs)+1)
-			out = append(append(append(out, sibs[:i+1]...), root), sibs[i+1:]...)
-			r.tree.setSiblings(target.parent, out)
-			return nil
-		}
-	}
-	return fmt.Errorf("internal: %s is not among its siblings", c.Target)
+	out := make([]*node, 0, len(sibs)+1)
+	out = append(append(append(out, sibs[:at]...), root), sibs[at:]...)
+	r.tree.setSiblings(parent, out)
+	return nil
 }
 
 // discard records that the base sections under n are gone.

@@ -13,7 +13,14 @@
 // restructure), its rationale citing debate round, point and confidence,
 // and its risk (Low additive, Medium modifies, High restructures). Points
 // the base lost are its weaknesses; points it won, and unresolved ones,
-// are the changes not being made. A Plan is plain data: it round-trips
+// are the changes not being made. Two optional inputs carry what step 1
+// and the debate settled: the topic alignment ([AlignedTopic]) — a
+// section aligned to a base section goes into it, never beside it — and
+// the resolved conflicts ([ResolvedConflict]) — changes are edited to
+// state only each winner's value, and the losing values are listed among
+// the changes not being made with their source and rule. At most one
+// change rewrites a base section; colliding contributions are listed
+// there too instead of failing at merge time. A Plan is plain data: it round-trips
 // through JSON, so a host can checkpoint it and a user can edit it.
 // [Review] runs the seed's checkpoint 4 through a host [Reviewer] and
 // records the approval. [Plan.Markdown] renders refactor-plan.md.
@@ -22,9 +29,20 @@
 //
 // A [Merger] executes a plan against the base. [SectionMerger], the
 // offline default, splices Markdown at section boundaries: it replaces a
-// section's body, appends a section after another or inserts a subsection,
-// re-levels and renumbers the incorporated headings to fit, and keeps every
-// section no change touches byte-identical. [ModelMerger] sends restructure
+// section's subtree (its text, and its subsections paired with the
+// source's by title: a base subsection the source lacks is kept, never
+// silently dropped, and the plan's [Change.Subsections] says so), appends
+// a section after another (several after one anchor keep plan order) or
+// inserts a subsection and re-levels the incorporated headings to fit.
+// Then it numbers every heading of the merged document in the base's
+// style (a numbered base numbers what comes in and renumbers what follows
+// it; an unnumbered one numbers nothing) and rewrites the internal
+// references ("Section 3.2", "§3.2", "see 3.2", "#anchors") to follow
+// the sections they named — base text in the base's numbering,
+// incorporated text in its variant's — reporting as broken those whose
+// section the merge did not bring. Every section no change touches stays
+// byte-identical; one renumbered or whose references were rewritten is
+// tagged "Base (original, modified)" with the reason. [ModelMerger] sends restructure
 // changes (or all of them) to a model through provider.Provider, validates
 // each reply and retries an invalid one once. Package mergetest is the
 // conformance suite any Merger can run.
@@ -40,6 +58,12 @@
 //	<!-- Source: Base (original, modified) — <reason> -->
 //	<!-- Source: Variant B (sonnet:security), Section 3.2 — merged per Change #3 -->
 //
+// YAML front matter stays the first thing in the file (blank lines before
+// it are dropped) and the header follows it. The title is the base's; when
+// content from other variants is merged in, wording in it that names one
+// variant's perspective ("Variant 1:", "Proposal A —", "… Architect
+// Perspective") is removed and the title is tagged as modified.
+//
 // Comments in any variant that imitate these are neutralised before the
 // merge, so no variant text can claim another origin. [Merged.Provenance]
 // is the same information as data; [ParseProvenance] reads it back from a
@@ -47,10 +71,16 @@
 //
 // After the changes, the merged document is validated (seed T05.05):
 // structural integrity (starts with H1 or H2, no level gaps, no orphaned
-// subsections, explicit numbers in order), internal references
-// (internal/refs) and a contradiction re-scan through a host-supplied
-// [ContradictionScanner] that reports only contradictions no input had.
-// Checks fail only on problems the merge introduced.
+// subsections, explicit numbers in order, no topic twice among siblings —
+// equal titles, or a host's [TopicMatcher]), internal references
+// (internal/refs, plus those the renumbering found pointing at sections
+// the merge did not bring) and a contradiction re-scan through a
+// [ContradictionScanner] that compares the merged document with the base
+// alone: a conflict between the variants that the merge imports is new.
+// Structure and references fail on problems the merge introduced; a
+// broken reference that sits in base text and was broken in the base
+// already is listed and marked. A partial merge's log says why
+// ([Log.Reasons]).
 //
 // # Failures
 //

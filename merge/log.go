@@ -62,6 +62,9 @@ type Log struct {
 	Notes      []string       `json:"notes,omitempty"`
 	Changes    []ChangeResult `json:"changes"`
 	Validation Validation     `json:"validation"`
+	// Reasons says why the merge is partial: the changes that did not
+	// apply and the checks that failed. Empty on success.
+	Reasons []string `json:"reasons,omitempty"`
 }
 
 func (l Log) count(s ChangeStatus) int {
@@ -141,6 +144,9 @@ func (l Log) Markdown() string {
 	fmt.Fprintf(&b, "- **Executor:** %s\n", mdInline(l.Executor))
 	fmt.Fprintf(&b, "- **Changes applied:** %d of %d\n", l.count(ChangeApplied), len(l.Changes))
 	fmt.Fprintf(&b, "- **Status:** %s\n", l.Status)
+	for _, r := range l.Reasons {
+		fmt.Fprintf(&b, "- **Partial because:** %s\n", mdInline(r))
+	}
 	fmt.Fprintf(&b, "- **Timestamp:** %s\n", l.Time.UTC().Format(time.RFC3339))
 	for _, n := range l.Notes {
 		fmt.Fprintf(&b, "- **Note:** %s\n", mdInline(n))
@@ -229,7 +235,17 @@ func writeValidation(b *strings.Builder, v Validation) {
 	}
 	fmt.Fprintf(b, "%s\n\n- **Total:** %d\n- **Resolved:** %d\n- **Broken:** %d\n", mark, r.Total, r.Resolved, len(r.Broken))
 	for _, br := range r.Broken {
-		fmt.Fprintf(b, "  - %s (line %d, %s)%s\n", mdCode(br.Text), br.Line, br.Kind, inBase(br.InBase))
+		reason := inBase(br.InBase)
+		if br.Reason != "" {
+			reason = " — " + mdInline(br.Reason)
+		}
+		fmt.Fprintf(b, "  - %s (line %d, %s)%s\n", mdCode(br.Text), br.Line, br.Kind, reason)
+	}
+	if len(r.Rewritten) > 0 {
+		fmt.Fprintf(b, "- **Rewritten to the merged numbering:** %d\n", len(r.Rewritten))
+		for _, w := range r.Rewritten {
+			fmt.Fprintf(b, "  - %s\n", mdInline(w))
+		}
 	}
 
 	s := v.Rescan
@@ -244,7 +260,7 @@ func writeValidation(b *strings.Builder, v Validation) {
 		if s.State == RescanFailed {
 			mark = "❌ Fail"
 		}
-		fmt.Fprintf(b, "%s\n\n- **Contradictions in the input variants:** %d\n- **New contradictions introduced:** %d\n", mark, s.Baseline, len(s.New))
+		fmt.Fprintf(b, "%s\n\n- **Contradictions in the base:** %d\n- **New contradictions introduced:** %d\n", mark, s.Baseline, len(s.New))
 		for _, c := range s.New {
 			fmt.Fprintf(b, "  - %s\n", mdInline(c.Description))
 		}

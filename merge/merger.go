@@ -36,9 +36,11 @@ type Input struct {
 	Base *diff.Document
 	// Plan is the (reviewed) refactoring plan.
 	Plan Plan
-	// Variants are the other input variants. The contradiction re-scan
-	// counts contradictions already present in Base or any of them as
-	// pre-existing; without them only the base's count.
+	// Variants are the other input variants, in the order of
+	// Plan.Variants. References in incorporated text are read in their
+	// variant's numbering, so that one naming a section the merge did not
+	// bring is found; without them (or in another number) such
+	// references are only checked against the merged document.
 	Variants []*diff.Document
 }
 
@@ -100,17 +102,20 @@ func (m *SectionMerger) Merge(ctx context.Context, in Input) (*Merged, error) {
 // it.
 func (r *run) assemble(ctx context.Context, executor string, failure *ExecutorError) (*Merged, error) {
 	at := r.cfg.now()
-	out := trimFinal(r.tree.render(true, header(r.in.Plan.Base, at)))
+	r.frameTitle()
+	fix := r.fixReferences(r.renumber())
+	h := header(r.in.Plan.Base, at)
+	out := trimFinal(r.tree.render(true, h))
 	m := &Merged{
-		Output: out,
-		Plan:   r.in.Plan,
-		Log:    Log{Base: r.in.Plan.Base, Executor: executor, Time: at, Changes: r.results},
+		Plan: r.in.Plan,
+		Log:  Log{Base: r.in.Plan.Base, Executor: executor, Time: at, Changes: r.results},
 	}
+	var nodes []*node
+	r.tree.walk(func(n *node) { nodes = append(nodes, n) })
 	doc, err := diff.Parse("merged", []byte(out))
+	m.Output = out
 	if err == nil {
 		m.Doc = doc
-		var nodes []*node
-		r.tree.walk(func(n *node) { nodes = append(nodes, n) })
 		if len(nodes) != len(doc.Sections) {
 			err = fmt.Errorf("the merged document parses into %d sections, the merge made %d", len(doc.Sections), len(nodes))
 		} else {
@@ -134,10 +139,11 @@ func (r *run) assemble(ctx context.Context, executor string, failure *ExecutorEr
 		m.Log.Validation = Validation{NotRun: "the merge executor failed; the output holds the changes applied before the failure"}
 		return m, failure
 	}
-	m.Log.Validation = validate(ctx, r.cfg, r.in, doc)
+	m.Log.Validation = validate(ctx, r.cfg, r.in, doc, nodes, fix.Rewritten, fix.staleIn(doc, nodes, r.tree, h))
 	m.Log.Status = StatusSuccess
 	if !m.Log.Validation.Passed() || m.Log.count(ChangeApplied) != len(m.Log.Changes) {
 		m.Log.Status = StatusPartial
+		m.Log.Reasons = m.Log.reasons()
 	}
 	return m, nil
 }

@@ -16,6 +16,7 @@ type config struct {
 	clock   func() time.Time
 	logger  *slog.Logger
 	scanner ContradictionScanner
+	topics  TopicMatcher
 	model   string
 	tmpl    *template.Template
 	all     bool

@@ -152,6 +152,14 @@ type PlanInput struct {
 	Variants  []Variant // the other variants, in input order
 	Decisions []Decision
 	Strengths []Strength
+	// Alignment is the step-1 topic alignment (optional): a non-base
+	// section aligned to a base section replaces (extends) it and is
+	// never added beside it. See [AlignedTopic].
+	Alignment []AlignedTopic
+	// Conflicts are the resolved contradictions and field disagreements
+	// (optional): the merged document states only each winner's value.
+	// See [ResolvedConflict].
+	Conflicts []ResolvedConflict
 }
 
 // SourceSection is the section a change takes from a variant. Text holds
@@ -207,12 +215,16 @@ type Change struct {
 	Approach Approach      `json:"approach"`
 	// Removes lists base headings under the target that a restructure may
 	// drop; any other base heading under the target must survive it.
-	Removes     []string  `json:"removes,omitempty"`
-	Rationale   Rationale `json:"rationale"`
-	Integration string    `json:"integration"` // where and how, in words
-	Risk        Risk      `json:"risk"`
-	Impact      string    `json:"impact"`   // if the change fails
-	Rollback    string    `json:"rollback"` // how to undo it
+	Removes []string `json:"removes,omitempty"`
+	// Subsections says, for a replace, what happens to each direct
+	// subsection of the target and of the source: kept, replaced by the
+	// source's of the same title, or added (see [Subsection]).
+	Subsections []Subsection `json:"subsections,omitempty"`
+	Rationale   Rationale    `json:"rationale"`
+	Integration string       `json:"integration"` // where and how, in words
+	Risk        Risk         `json:"risk"`
+	Impact      string       `json:"impact"`   // if the change fails
+	Rollback    string       `json:"rollback"` // how to undo it
 }
 
 // Weakness is a point the base lost in the debate.
@@ -322,7 +334,15 @@ func (p Plan) OverallRisk() string {
 //     under the base section matching its parent, or appended after the
 //     base section matching its previous sibling (or at the end);
 //   - every decision the base lost is a weakness; every decision it won,
-//     and every unresolved one, is a change not being made.
+//     and every unresolved one, is a change not being made;
+//   - a section the alignment (PlanInput.Alignment) aligns with a base
+//     section goes into that section, never beside it; a change that
+//     would import a value a resolved conflict rejected
+//     (PlanInput.Conflicts) is edited to state the winner's, and every
+//     losing value is a change not being made (see plan_inputs.go);
+//   - at most one change rewrites each base section, and no change takes
+//     what an earlier one already brings (see settleCollisions); the
+//     changes left out are listed among the changes not being made.
 //
 // The plan is auto-approved at the time of the clock set with [WithClock]
 // (default time.Now). Inputs that do not fit together — unknown labels, a
@@ -354,6 +374,16 @@ func NewPlan(in PlanInput, opts ...Option) (Plan, error) {
 			return nil
 		}
 		covered[key{v.Label, sec}] = true
+		// one topic, one section: a section aligned to a base section
+		// goes into it, never beside it
+		if aligned, ok := in.alignedBase(v.Label, refOf(v.Doc, sec)); ok {
+			if target.IsZero() {
+				target = aligned
+			}
+			if approach == Append || approach == Insert {
+				approach = ""
+			}
+		}
 		c, err := planChange(in.Base, v, sec, target, approach, d, len(p.Changes)+1)
 		if err != nil {
 			return err
@@ -409,14 +439,18 @@ func NewPlan(in PlanInput, opts ...Option) (Plan, error) {
 		}
 	}
 
+	var dropped []Rejection
+	p.Changes, dropped = settleCollisions(in, p.Changes)
+	conflicts := resolveConflicts(in, p.Changes)
 	for _, d := range in.Decisions {
 		switch d.Winner {
 		case "", in.Base.Label:
 			p.Rejected = append(p.Rejected, rejection(in, d))
 		default:
-			p.Weaknesses = append(p.Weaknesses, weakness(in, d, p.Changes))
+			p.Weaknesses = append(p.Weaknesses, weakness(in, d, p.Changes, dropped))
 		}
 	}
+	p.Rejected = append(append(p.Rejected, dropped...), conflicts...)
 	p.Review = ReviewStatus{State: AutoApproved, By: "auto", At: cfg.now().UTC()}
 	return p, nil
 }
@@ -473,6 +507,25 @@ func (in PlanInput) validate() error {
 			errs = append(errs, fmt.Errorf("strength %d: unknown approach %q", i+1, s.Approach))
 		}
 	}
+	for i, t := range in.Alignment {
+		for _, ts := range t.Sections {
+			if !labels[ts.Variant] {
+				errs = append(errs, fmt.Errorf("aligned topic %d (%q): unknown variant %q", i+1, t.Title, ts.Variant))
+			}
+		}
+	}
+	for i, k := range in.Conflicts {
+		won := false
+		for _, v := range k.Values {
+			if !labels[v.Variant] {
+				errs = append(errs, fmt.Errorf("conflict %d (%q): unknown variant %q", i+1, k.Subject, v.Variant))
+			}
+			won = won || v.Variant == k.Winner
+		}
+		if !won {
+			errs = append(errs, fmt.Errorf("conflict %d (%q): the winner %q states no value", i+1, k.Subject, k.Winner))
+		}
+	}
 	if len(errs) > 0 {
 		return &InputError{Errs: errs}
 	}
@@ -526,6 +579,9 @@ func planChange(bv Variant, v Variant, sec int, target SectionRef, approach Appr
 	if t >= 0 {
 		level = base.Sections[t].Level
 	}
+	if approach == Replace {
+		c.Subsections = subsectionPlan(base, t, v.Doc, sec)
+	}
 	c.Integration, c.Impact, c.Rollback = describe(c, level, v.Ref(), bv.Ref())
 	c.Risk = riskOf(approach, c.Target)
 	return c, nil
@@ -569,7 +625,11 @@ func describe(c Change, level int, src, base VariantRef) (integration, impact, r
 	name := fmt.Sprintf("%q", c.Title)
 	switch c.Approach {
 	case Replace:
-		return fmt.Sprintf("Everything under the heading of %s is replaced by %s's %s; the base heading stays.", t, src.String(), c.Source.Section),
+		integration = fmt.Sprintf("The text under the heading of %s is replaced by %s's %s; the base heading stays.", t, src.String(), c.Source.Section)
+		if subs := describeSubsections(c.Subsections); subs != "" {
+			integration += " Subsections " + subs
+		}
+		return integration,
 			fmt.Sprintf("%s keeps the base text; the strength is not incorporated.", t),
 			fmt.Sprintf("Restore %s from %s.", t, baseName)
 	case Restructure:
@@ -618,7 +678,7 @@ func rejection(in PlanInput, d Decision) Rejection {
 	return r
 }
 
-func weakness(in PlanInput, d Decision, changes []Change) Weakness {
+func weakness(in PlanInput, d Decision, changes []Change, dropped []Rejection) Weakness {
 	w := Weakness{Issue: d.Topic, Point: d.Point, Better: d.Winner}
 	if w.Issue == "" {
 		w.Issue = d.Evidence
@@ -630,6 +690,12 @@ func weakness(in PlanInput, d Decision, changes []Change) Weakness {
 		if c.Rationale.Point == d.Point {
 			w.Change = c.Number
 			w.Fix = fixText(c)
+			return w
+		}
+	}
+	for _, r := range dropped {
+		if r.Point == d.Point {
+			w.Fix = "Not merged: " + r.Rationale
 			return w
 		}
 	}

@@ -26,6 +26,10 @@ type node struct {
 	origin int // index of the base section this is, -1 for none
 	// replacedBy is the change that replaced this section's content.
 	replacedBy int
+	// anchor is the section an appended section was placed after; later
+	// appends after the same anchor go after it, so that sections keep
+	// their source order.
+	anchor *node
 }
 
 // tree is the document being merged.
@@ -51,7 +55,7 @@ func baseTree(d *diff.Document) *tree {
 	if len(d.Sections) > 0 {
 		first = d.Sections[0].Span.Start
 	}
-	t.front = d.Source[:fmEnd]
+	t.front = frontFirst(d.Source[:fmEnd])
 	t.pre = neutralise(d.Source[fmEnd:max(first, fmEnd)])
 	nodes := buildNodes(d, func(int) Attribution { return Attribution{Origin: BaseOriginal} })
 	for i, n := range nodes {
@@ -123,6 +127,23 @@ func (n *node) render(b *strings.Builder, tags bool) {
 	for _, k := range n.kids {
 		k.render(b, tags)
 	}
+}
+
+// renderPlain writes the document without tags or header and returns,
+// for every section, the offset of its own text in the result.
+func (t *tree) renderPlain() (string, map[*node]int) {
+	var b strings.Builder
+	own := map[*node]int{}
+	b.WriteString(t.front)
+	b.WriteString(t.pre)
+	t.walk(func(n *node) {
+		b.WriteString(n.lead)
+		b.WriteString(n.heading)
+		b.WriteByte('\n')
+		own[n] = b.Len()
+		b.WriteString(n.own)
+	})
+	return b.String(), own
 }
 
 // text renders n's subtree without tags.

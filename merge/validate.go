@@ -3,6 +3,7 @@ package merge
 import (
 	"context"
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -21,8 +22,8 @@ type Contradiction struct {
 
 // ContradictionScanner finds contradictions within and across documents
 // (the step-1 contradiction detection). The merge's re-scan runs it once
-// over the input variants and once over the merged document, and reports
-// the merged document's findings whose signatures no input had.
+// over the base and once over the merged document, and reports the merged
+// document's findings whose signatures the base did not have.
 type ContradictionScanner interface {
 	Scan(ctx context.Context, docs []*diff.Document) ([]Contradiction, error)
 }
@@ -70,6 +71,7 @@ const (
 	RuleLevelGap = "level-gap" // no heading level gaps (H2 → H4 without H3)
 	RuleOrphan   = "orphan"    // no subsection without a parent section
 	RuleOrder    = "order"     // explicit section numbers ascend and nest
+	// RuleDuplicate (topics.go): no topic twice among siblings
 )
 
 // StructureCheck is the structural-integrity check.
@@ -85,7 +87,11 @@ type BrokenRef struct {
 	Text   string    `json:"text"`
 	Target string    `json:"target"`
 	Line   int       `json:"line"`
-	InBase bool      `json:"in_base,omitempty"` // broken in the base too
+	InBase bool      `json:"in_base,omitempty"` // broken in the base too, in base text
+	// Reason says why a reference that resolves is still broken: it was
+	// written against a variant's numbering and names a section the merge
+	// did not bring.
+	Reason string `json:"reason,omitempty"`
 }
 
 // ReferenceCheck counts the merged document's internal references.
@@ -94,6 +100,9 @@ type ReferenceCheck struct {
 	Total    int         `json:"total"`
 	Resolved int         `json:"resolved"`
 	Broken   []BrokenRef `json:"broken,omitempty"`
+	// Rewritten lists the references the merge rewrote to the merged
+	// numbering, as "Section 3.2 → Section 4.2 (line 14)".
+	Rewritten []string `json:"rewritten,omitempty"`
 }
 
 // RescanState is the outcome of the contradiction re-scan.
@@ -111,23 +120,27 @@ const (
 type ContradictionRescan struct {
 	State RescanState     `json:"state"`
 	New   []Contradiction `json:"new,omitempty"`
-	// Baseline counts the distinct contradictions found in the inputs.
+	// Baseline counts the distinct contradictions found in the base.
 	Baseline int    `json:"baseline"`
 	Err      string `json:"error,omitempty"`
 }
 
-func validate(ctx context.Context, cfg *config, in Input, merged *diff.Document) Validation {
+// validate checks the merged document; nodes are its sections as the
+// merge made them (so a finding can be traced to base or incorporated
+// text); rewritten and stale are what rewriting its references did and
+// found.
+func validate(ctx context.Context, cfg *config, in Input, merged *diff.Document, nodes []*node, rewritten []string, stale []BrokenRef) Validation {
 	return Validation{
-		Structure:  checkStructure(merged, in.Base),
-		References: checkReferences(merged, in.Base),
+		Structure:  checkStructure(merged, in.Base, cfg.topics),
+		References: checkReferences(merged, in.Base, nodes, rewritten, stale),
 		Rescan:     rescan(ctx, cfg.scanner, in, merged),
 	}
 }
 
-func checkStructure(merged, base *diff.Document) StructureCheck {
-	got := structureProblems(merged)
+func checkStructure(merged, base *diff.Document, topics TopicMatcher) StructureCheck {
+	got := append(structureProblems(merged), duplicateTopics(merged, topics)...)
 	known := map[string]bool{}
-	for _, p := range structureProblems(base) {
+	for _, p := range append(structureProblems(base), duplicateTopics(base, topics)...) {
 		known[p.Rule+"|"+p.Detail] = true
 	}
 	c := StructureCheck{Passed: true, Problems: got}
@@ -193,20 +206,47 @@ func compareNumbers(a, b string) int {
 	return len(as) - len(bs)
 }
 
-func checkReferences(merged, base *diff.Document) ReferenceCheck {
+// checkReferences resolves the merged document's references. A broken
+// one fails the check unless it sits in text the base had and was broken
+// there already (the merge cannot be blamed for the base's references to
+// other documents); one written against a variant's numbering that names
+// a section the merge did not bring fails even though its number may
+// resolve.
+func checkReferences(merged, base *diff.Document, nodes []*node, rewritten []string, stale []BrokenRef) ReferenceCheck {
 	rep := refs.Check(merged)
 	known := map[string]bool{}
 	for _, r := range refs.Check(base).Broken() {
 		known[string(r.Kind)+"|"+r.Target] = true
 	}
-	c := ReferenceCheck{Passed: true, Total: rep.Total, Resolved: rep.Resolved}
+	inBaseText := func(off int) bool {
+		i := merged.SectionAt(off)
+		return i < 0 || len(nodes) != len(merged.Sections) || nodes[i].attr.Origin != Incorporated
+	}
+	c := ReferenceCheck{Passed: true, Total: rep.Total, Resolved: rep.Resolved, Rewritten: rewritten}
+	explained := map[string]bool{} // broken references stale explains
+	for _, b := range stale {
+		explained[fmt.Sprint(b.Line, "|", b.Text)] = true
+	}
 	for _, r := range rep.Broken() {
-		b := BrokenRef{Kind: r.Kind, Text: r.Text, Target: r.Target, Line: r.Line, InBase: known[string(r.Kind)+"|"+r.Target]}
+		if explained[fmt.Sprint(r.Line, "|", r.Text)] {
+			explained[fmt.Sprint(r.Line, "|", r.Text)] = false // counted as broken already
+			continue
+		}
+		b := BrokenRef{Kind: r.Kind, Text: r.Text, Target: r.Target, Line: r.Line,
+			InBase: known[string(r.Kind)+"|"+r.Target] && inBaseText(r.Span.Start)}
 		if !b.InBase {
 			c.Passed = false
 		}
 		c.Broken = append(c.Broken, b)
 	}
+	for _, b := range stale {
+		c.Passed = false
+		if explained[fmt.Sprint(b.Line, "|", b.Text)] { // it resolves, to the wrong section
+			c.Resolved = max(c.Resolved-1, 0)
+		}
+		c.Broken = append(c.Broken, b)
+	}
+	sort.SliceStable(c.Broken, func(i, j int) bool { return c.Broken[i].Line < c.Broken[j].Line })
 	return c
 }
 
@@ -214,15 +254,12 @@ func rescan(ctx context.Context, s ContradictionScanner, in Input, merged *diff.
 	if s == nil {
 		return ContradictionRescan{State: RescanNotRun}
 	}
-	inputs := []*diff.Document{in.Base}
-	for _, v := range in.Variants {
-		if v != nil {
-			inputs = append(inputs, v)
-		}
-	}
-	before, err := s.Scan(ctx, inputs)
+	// The baseline is the base alone. The conflicts between the variants
+	// are exactly what a merge must not import: counting them as known
+	// would let every imported conflict pass as "not new".
+	before, err := s.Scan(ctx, []*diff.Document{in.Base})
 	if err != nil {
-		return ContradictionRescan{State: RescanError, Err: "scanning the input variants: " + err.Error()}
+		return ContradictionRescan{State: RescanError, Err: "scanning the base: " + err.Error()}
 	}
 	after, err := s.Scan(ctx, []*diff.Document{merged})
 	if err != nil {

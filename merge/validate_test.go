@@ -41,9 +41,10 @@ func TestStructureProblems(t *testing.T) {
 func TestValidationOnlyFailsOnWhatTheMergeIntroduced(t *testing.T) {
 	// The base already has a level gap and a broken reference; the merge
 	// adds an H4 under an H2 and a reference to a section it then lacks.
+	// The replace keeps subsection 2.1, which its source lacks.
 	base := mustParse(t, "a.md", "# T\n\n## 1. A\n\nSee Section 9.\n\n#### Deep\n\nx\n\n## 2. B\n\nSee Section 2.1.\n\n### 2.1 C\n\ny\n")
 	m := merge(t, base,
-		change(1, Replace, SectionRef{Number: "2"}, "## B\n\nNo subsections now; see Section 7.\n"),
+		change(1, Replace, SectionRef{Number: "2"}, "## B\n\nNo subsections in the source; see Section 7.\n"),
 		change(2, Append, SectionRef{Number: "2"}, "## Z\n\n#### Gap\n\nz\n"))
 	v := m.Log.Validation
 	assert.Equal(t, StatusPartial, m.Status())
@@ -51,7 +52,7 @@ func TestValidationOnlyFailsOnWhatTheMergeIntroduced(t *testing.T) {
 	require.Len(t, v.Structure.Problems, 2)
 	assert.True(t, v.Structure.Problems[0].InBase)
 	assert.False(t, v.Structure.Problems[1].InBase)
-	assert.Equal(t, `H2 "3. Z" → H4 "Gap" without H3`, v.Structure.Problems[1].Detail)
+	assert.Equal(t, `H2 "3. Z" → H4 "3.1 Gap" without H3`, v.Structure.Problems[1].Detail)
 	assert.False(t, v.Structure.Passed)
 
 	assert.False(t, v.References.Passed)
@@ -63,7 +64,7 @@ func TestValidationOnlyFailsOnWhatTheMergeIntroduced(t *testing.T) {
 	assert.False(t, v.References.Broken[1].InBase)
 
 	md := m.Log.Markdown()
-	assert.Contains(t, md, "### Structural Integrity\n\n❌ Fail\n\n- Line 13 (level-gap): H2 \"1. A\" → H4 \"Deep\" without H3 — present in the base already\n- Line 26 (level-gap): H2 \"3. Z\" → H4 \"Gap\" without H3\n")
+	assert.Contains(t, md, "### Structural Integrity\n\n❌ Fail\n\n- Line 13 (level-gap): H2 \"1. A\" → H4 \"Deep\" without H3 — present in the base already\n- Line 31 (level-gap): H2 \"3. Z\" → H4 \"3.1 Gap\" without H3\n")
 	assert.Contains(t, md, "- **Broken:** 2\n  - `Section 9` (line 11, section) — present in the base already\n  - `Section 7`")
 	assert.Contains(t, md, "- **Post-merge validation:** FAIL\n")
 
@@ -98,20 +99,25 @@ func TestRescan(t *testing.T) {
 	}
 
 	m := run(scanner, []*diff.Document{variant}, "## B\n\nDB=mongo\n")
-	assert.Equal(t, ContradictionRescan{State: RescanPassed, Baseline: 2}, m.Log.Validation.Rescan, "present in a variant: not new")
+	assert.Equal(t, ContradictionRescan{State: RescanFailed, Baseline: 1, New: []Contradiction{{"DB=mongo", "database mongo"}}}, m.Log.Validation.Rescan,
+		"a conflict between the variants that the merge imports is new: the baseline is the base alone")
+	assert.Equal(t, StatusPartial, m.Status())
+
+	m = run(scanner, []*diff.Document{variant}, "## B\n\nDB=postgres\n")
+	assert.Equal(t, ContradictionRescan{State: RescanPassed, Baseline: 1}, m.Log.Validation.Rescan, "what the base had is not new")
 	assert.Equal(t, StatusSuccess, m.Status())
 
 	m = run(scanner, nil, "## B\n\nDB=mongo DB=sqlite DB=sqlite\n")
 	assert.Equal(t, RescanFailed, m.Log.Validation.Rescan.State)
 	assert.Equal(t, []Contradiction{{"DB=mongo", "database mongo"}, {"DB=sqlite", "database sqlite"}}, m.Log.Validation.Rescan.New, "without the variants, only the base counts; each new one once")
 	assert.Equal(t, StatusPartial, m.Status())
-	assert.Contains(t, m.Log.Markdown(), "❌ Fail\n\n- **Contradictions in the input variants:** 1\n- **New contradictions introduced:** 2\n  - database mongo\n  - database sqlite\n")
+	assert.Contains(t, m.Log.Markdown(), "❌ Fail\n\n- **Contradictions in the base:** 1\n- **New contradictions introduced:** 2\n  - database mongo\n  - database sqlite\n")
 
 	failing := ScannerFunc(func(context.Context, []*diff.Document) ([]Contradiction, error) {
 		return nil, errors.New("detector offline")
 	})
 	m = run(failing, nil, "## B\n")
-	assert.Equal(t, ContradictionRescan{State: RescanError, Err: "scanning the input variants: detector offline"}, m.Log.Validation.Rescan)
+	assert.Equal(t, ContradictionRescan{State: RescanError, Err: "scanning the base: detector offline"}, m.Log.Validation.Rescan)
 	assert.Equal(t, StatusPartial, m.Status(), "an unchecked merge is not a success")
 
 	m = run(nil, nil, "## B\n")

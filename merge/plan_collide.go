@@ -1,0 +1,93 @@
+package merge
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Contributions from several variants often win points about the same
+// base section. Planned one by one they become two replaces of one
+// section, and the second always fails at merge time ("already replaced by
+// Change #1"), which ends an otherwise sound merge partial. They are
+// resolved here instead, when the plan is made, so that every base section
+// has at most one change that rewrites it:
+//
+//   - the first replace or restructure of a base section (plan order:
+//     strengths first, then decisions) is kept; a later one is not made
+//     and is listed among the changes not being made, naming the change
+//     that took the section;
+//   - a change whose source section lies inside the source of an earlier
+//     change from the same variant is not made either: the earlier change
+//     already brings it, and making both would put the same text in the
+//     merged document twice.
+//
+// Appends and inserts never collide with a replace: the replace keeps what
+// is under its target (see graft).
+
+// settleCollisions drops the changes that would collide with an earlier
+// one, renumbers the rest and returns the drops as rejections.
+func settleCollisions(in PlanInput, changes []Change) ([]Change, []Rejection) {
+	rewritten := map[int]int{} // base section index → number of the change rewriting it
+	var kept []Change
+	var dropped []Rejection
+	for _, c := range changes {
+		if by, ok := containedIn(c, kept); ok {
+			dropped = append(dropped, Rejection{
+				Point: pointOrDash(c.Rationale.Point), Topic: c.Title,
+				NonBase: fmt.Sprintf("%s, %s", c.Source.Variant, c.Source.Section),
+				Rationale: fmt.Sprintf("Not made on its own: it lies inside %s, which Change #%d already brings in whole.",
+					kept[by].Source.Section, kept[by].Number),
+			})
+			continue
+		}
+		if c.Approach == Replace || c.Approach == Restructure {
+			if t, ok := locate(in.Base.Doc, c.Target); ok {
+				if n, taken := rewritten[t]; taken {
+					first := kept[n-1]
+					dropped = append(dropped, Rejection{
+						Point: pointOrDash(c.Rationale.Point), Topic: c.Title,
+						NonBase: fmt.Sprintf("%s, %s (%s)", c.Source.Variant, c.Source.Section, c.Approach),
+						Rationale: fmt.Sprintf("Change #%d already rewrites %s with %s's %s; one change per base section, so this one is not applied on top of it.",
+							first.Number, c.Target, first.Source.Variant, first.Source.Section),
+					})
+					continue
+				}
+				rewritten[t] = len(kept) + 1
+			}
+		}
+		c.Number = len(kept) + 1
+		kept = append(kept, c)
+	}
+	// numbers changed: re-word what quotes them
+	for i := range kept {
+		c := &kept[i]
+		level := 0
+		if t, ok := locate(in.Base.Doc, c.Target); ok && !c.Target.IsZero() {
+			level = in.Base.Doc.Sections[t].Level
+		}
+		c.Integration, c.Impact, c.Rollback = describe(*c, level, c.Source.Variant, in.Base.Ref())
+	}
+	return kept, dropped
+}
+
+// containedIn reports whether c's source section lies inside the source
+// of one of the kept changes from the same variant, and which.
+func containedIn(c Change, kept []Change) (int, bool) {
+	for i, k := range kept {
+		if k.Source.Variant.Label != c.Source.Variant.Label || k.Source.Section == c.Source.Section {
+			continue
+		}
+		if k.Source.Section.Number != "" && strings.HasPrefix(c.Source.Section.Number, k.Source.Section.Number+".") &&
+			strings.Contains(k.Source.Text, strings.TrimSpace(c.Source.Text)) {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+func pointOrDash(p string) string {
+	if p == "" {
+		return "—"
+	}
+	return p
+}

@@ -1,0 +1,54 @@
+package merge
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/crucible-go/crucible/diff"
+)
+
+func TestNewPlanOneChangePerBaseSection(t *testing.T) {
+	base := mustParse(t, "a.md", "# S\n\n## 1. Storage\n\nx\n\n## 2. Ops\n\ny\n")
+	b := mustParse(t, "b.md", "# S\n\n## Storage\n\nB's storage.\n\n## Security\n\nB's security.\n\n### Keys\n\nRotate.\n")
+	c := mustParse(t, "c.md", "# S\n\n## Storage\n\nC's storage.\n")
+	in := PlanInput{
+		Base:     Variant{Label: "A", Doc: base},
+		Variants: []Variant{{Label: "B", Doc: b}, {Label: "C", Doc: c}},
+		Decisions: []Decision{
+			{Point: "C-001", Winner: "B", Confidence: 80, WinnerSection: SectionRef{Title: "Storage"}, BaseSection: SectionRef{Number: "1"}},
+			{Point: "C-002", Winner: "C", Confidence: 70, WinnerSection: SectionRef{Title: "Storage"}, BaseSection: SectionRef{Number: "1"}},
+			{Point: "U-001", Winner: "B", Confidence: 90, WinnerSection: SectionRef{Title: "Security"}},
+			{Point: "U-002", Winner: "B", Confidence: 90, WinnerSection: SectionRef{Title: "Keys"}},
+		},
+	}
+	p, err := NewPlan(in, WithClock(fixedClock))
+	require.NoError(t, err)
+	var got []string
+	for _, c := range p.Changes {
+		got = append(got, string(c.Approach)+" "+c.Target.Title+" <- "+c.Source.Variant.Label+" "+c.Source.Section.Title)
+	}
+	assert.Equal(t, []string{"replace 1. Storage <- B Storage", "append 1. Storage <- B Security"}, got,
+		"C's replace of the section B already replaces, and B's Keys inside B's Security, are not made")
+	require.Len(t, p.Rejected, 2)
+	assert.Equal(t, "C-002", p.Rejected[0].Point)
+	assert.Contains(t, p.Rejected[0].Rationale, "Change #1 already rewrites Section 1 \"Storage\" with Variant B's Section 1 \"Storage\"")
+	assert.Equal(t, "U-002", p.Rejected[1].Point)
+	assert.Contains(t, p.Rejected[1].Rationale, "Change #2 already brings in whole")
+	assert.Contains(t, p.Markdown(), "| C-002 | Variant C, Section 1 \"Storage\" (replace) | Change #1 already rewrites")
+	for _, w := range p.Weaknesses {
+		if w.Point == "C-002" {
+			assert.Contains(t, w.Fix, "Not merged: Change #1 already rewrites")
+		}
+	}
+
+	// and the merge applies every change: nothing fails as "already replaced"
+	m, err := NewSectionMerger(WithClock(fixedClock)).Merge(context.Background(), Input{Base: base, Plan: p, Variants: []*diff.Document{b, c}})
+	require.NoError(t, err)
+	assert.Equal(t, len(p.Changes), m.Log.Count(ChangeApplied))
+	assert.Equal(t, 1, strings.Count(m.Output, "Security\n"), "the subsection comes in once, with its parent")
+	assert.Equal(t, 1, strings.Count(m.Output, "Keys\n"))
+}

@@ -1,0 +1,158 @@
+package merge
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// Two optional inputs of the plan let the pipeline pass on what step 1
+// and the debate found, as plain data (this package imports neither):
+//
+//   - the topic alignment: which section of each variant covers the same
+//     topic. A non-base section aligned to a base section is never added
+//     as a new section — a topic would then appear twice — but replaces
+//     (and so extends, see graft) the aligned base section;
+//   - the resolved conflicts: for each contradiction or field
+//     disagreement, each variant's value and the winner. A change that
+//     would import a losing value has its text edited to state the
+//     winning one, and every losing value is listed among the changes not
+//     being made with its source and the rule that rejected it.
+
+// TopicSection is one variant's section of an aligned topic.
+type TopicSection struct {
+	Variant string     `json:"variant"` // label
+	Section SectionRef `json:"section"`
+}
+
+// AlignedTopic is one topic of the step-1 alignment (diff.Topic): its
+// title and the section of each variant that covers it; a variant without
+// one is absent.
+type AlignedTopic struct {
+	Title    string         `json:"title"`
+	Sections []TopicSection `json:"sections"`
+}
+
+// ConflictValue is one variant's value in a conflict, with the text that
+// states it (a quote of the variant, used to find it in a change).
+type ConflictValue struct {
+	Variant string `json:"variant"` // label
+	Value   string `json:"value"`
+	Text    string `json:"text,omitempty"`
+}
+
+// ResolvedConflict is a contradiction or field disagreement and its
+// resolution: the subject (item and field, or what the conflict is
+// about), the values and the winning variant with the rule that chose it
+// ("debate, Round 2, confidence 80%", "scoring: higher combined score",
+// "tie: the base").
+type ResolvedConflict struct {
+	Point   string          `json:"point,omitempty"` // diff point id, if any
+	Subject string          `json:"subject"`
+	Values  []ConflictValue `json:"values"`
+	Winner  string          `json:"winner"` // label
+	Rule    string          `json:"rule"`
+}
+
+// alignedBase returns the base section aligned with section src of
+// variant label, if the alignment has one.
+func (in PlanInput) alignedBase(label string, src SectionRef) (SectionRef, bool) {
+	v := in.variant(label)
+	if v.Doc == nil {
+		return SectionRef{}, false
+	}
+	si, ok := locate(v.Doc, src)
+	if !ok {
+		return SectionRef{}, false
+	}
+	for _, t := range in.Alignment {
+		var base SectionRef
+		hit := false
+		for _, s := range t.Sections {
+			switch s.Variant {
+			case in.Base.Label:
+				base = s.Section
+			case label:
+				if i, ok := locate(v.Doc, s.Section); ok && i == si {
+					hit = true
+				}
+			}
+		}
+		if hit && !base.IsZero() {
+			if bi, ok := locate(in.Base.Doc, base); ok && in.Base.Doc.Sections[bi].Depth > 0 {
+				return refOf(in.Base.Doc, bi), true
+			}
+		}
+	}
+	return SectionRef{}, false
+}
+
+func (in PlanInput) variant(label string) Variant {
+	for _, v := range in.Variants {
+		if v.Label == label {
+			return v
+		}
+	}
+	return Variant{}
+}
+
+// resolveConflicts makes the changes state only the winning values and
+// lists every losing value as a change not made.
+func resolveConflicts(in PlanInput, changes []Change) []Rejection {
+	var out []Rejection
+	for _, k := range in.Conflicts {
+		var win *ConflictValue
+		for i := range k.Values {
+			if k.Values[i].Variant == k.Winner {
+				win = &k.Values[i]
+			}
+		}
+		if win == nil {
+			continue
+		}
+		for _, lose := range k.Values {
+			if lose.Variant == k.Winner || lose.Value == win.Value {
+				continue
+			}
+			var edited []string
+			for i := range changes {
+				c := &changes[i]
+				if c.Source.Variant.Label != lose.Variant {
+					continue
+				}
+				if text, ok := stateWinner(c.Source.Text, lose, *win); ok {
+					c.Source.Text = text
+					edited = append(edited, fmt.Sprintf("#%d", c.Number))
+				}
+			}
+			why := fmt.Sprintf("Variant %s's value %q wins (%s).", k.Winner, win.Value, strings.TrimRight(k.Rule, ". "))
+			switch {
+			case len(edited) > 0:
+				why += fmt.Sprintf(" Change %s was edited to state it.", strings.Join(edited, ", "))
+			case lose.Variant == in.Base.Label:
+				why += " The base states the losing value; revise it by hand where no change replaces that text."
+			}
+			out = append(out, Rejection{Point: pointOrDash(k.Point), Topic: k.Subject,
+				NonBase: fmt.Sprintf("Variant %s: %s = %s", lose.Variant, k.Subject, lose.Value), Rationale: why})
+		}
+	}
+	return out
+}
+
+// stateWinner rewrites the losing value in text to the winning one: in
+// the losing variant's quote when text holds it, else wherever the value
+// stands as a whole word. ok is false when text does not state the
+// losing value.
+func stateWinner(text string, lose, win ConflictValue) (string, bool) {
+	if lose.Text != "" && strings.Contains(text, lose.Text) && strings.Contains(lose.Text, lose.Value) {
+		return strings.ReplaceAll(text, lose.Text, strings.ReplaceAll(lose.Text, lose.Value, win.Value)), true
+	}
+	if strings.TrimSpace(lose.Value) == "" {
+		return text, false
+	}
+	re := regexp.MustCompile(`(^|[^\p{L}\p{N}.])` + regexp.QuoteMeta(lose.Value) + `($|[^\p{L}\p{N}])`)
+	if !re.MatchString(text) {
+		return text, false
+	}
+	return re.ReplaceAllString(text, "${1}"+strings.ReplaceAll(win.Value, "$", "$$")+"${2}"), true
+}

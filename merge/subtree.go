@@ -1,0 +1,220 @@
+package merge
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/crucible-go/crucible/diff"
+	"github.com/crucible-go/crucible/internal/refs"
+	"github.com/crucible-go/crucible/internal/words"
+)
+
+// A replace works on the target's subtree, not on its body alone. A
+// section is judged by its own text, so a replace that swapped everything
+// under the heading would silently drop the base's subsections (their
+// constants, their procedures) whenever the source did not repeat them.
+// Instead the target's and the source's subsections are paired by title:
+//
+//   - a base subsection the source also has is replaced by the source's,
+//     the same way, level by level;
+//   - a base subsection the source lacks is kept where it is;
+//   - a source subsection the base lacks is added after the subsection
+//     matching its previous sibling in the source (first, when none).
+//
+// The plan states the outcome for each subsection ([Change.Subsections]),
+// so nothing disappears without a plan entry saying so.
+
+// SubsectionFate is what a replace does with one subsection of its target
+// or its source.
+type SubsectionFate string
+
+// The fates of subsections under a replace.
+const (
+	SubsectionKept     SubsectionFate = "kept"     // the base's, kept as it is
+	SubsectionReplaced SubsectionFate = "replaced" // the base's, replaced by the source's of the same title
+	SubsectionAdded    SubsectionFate = "added"    // the source's, added: the base has none like it
+)
+
+// Subsection is one direct subsection of a replace's target or source and
+// what the replace does with it.
+type Subsection struct {
+	Base   string         `json:"base,omitempty"`   // the base heading, empty when added
+	Source string         `json:"source,omitempty"` // the source heading, empty when kept
+	Fate   SubsectionFate `json:"fate"`
+}
+
+// sameHeading reports whether two heading titles name the same
+// subsection: equal up to case, spacing and numbering, or a word overlap
+// of at least refs.SameTitle.
+func sameHeading(a, b string) bool {
+	a, b = refs.StripNumber(a), refs.StripNumber(b)
+	if normTitle(a) == normTitle(b) {
+		return true
+	}
+	return words.NewSet(a).Dice(words.NewSet(b)) >= refs.SameTitle
+}
+
+// pairTitles pairs each source title with a distinct base title naming
+// the same subsection: pair[i] is the index in base of src[i]'s match, -1
+// for none. Exact matches are taken before similar ones, each in order.
+func pairTitles(base, src []string) []int {
+	pair := make([]int, len(src))
+	used := make([]bool, len(base))
+	for i := range pair {
+		pair[i] = -1
+	}
+	for pass := 0; pass < 2; pass++ {
+		for i, s := range src {
+			if pair[i] >= 0 {
+				continue
+			}
+			for j, b := range base {
+				if used[j] {
+					continue
+				}
+				exact := normTitle(refs.StripNumber(s)) == normTitle(refs.StripNumber(b))
+				if exact || (pass == 1 && sameHeading(s, b)) {
+					pair[i], used[j] = j, true
+					break
+				}
+			}
+		}
+	}
+	return pair
+}
+
+// subsectionPlan is what a replace of base section t by source section s
+// does with their direct subsections, in merged order.
+func subsectionPlan(base *diff.Document, t int, src *diff.Document, s int) []Subsection {
+	var bt, st []string
+	for _, k := range base.Sections[t].Children {
+		bt = append(bt, base.Sections[k].Title)
+	}
+	for _, k := range src.Sections[s].Children {
+		st = append(st, src.Sections[k].Title)
+	}
+	var out []Subsection
+	for _, e := range mergeOrder(len(bt), pairTitles(bt, st)) {
+		switch {
+		case e.base >= 0 && e.src >= 0:
+			out = append(out, Subsection{Base: bt[e.base], Source: st[e.src], Fate: SubsectionReplaced})
+		case e.base >= 0:
+			out = append(out, Subsection{Base: bt[e.base], Fate: SubsectionKept})
+		default:
+			out = append(out, Subsection{Source: st[e.src], Fate: SubsectionAdded})
+		}
+	}
+	return out
+}
+
+// slot is one subsection of a merged subtree: a base one (base >= 0), a
+// source one (src >= 0), or both when they pair.
+type slot struct{ base, src int }
+
+// mergeOrder lays out nBase base subsections and the source subsections
+// paired by pair: base subsections stay in their order; an unpaired
+// source subsection follows the slot of its previous source sibling, or
+// opens the list.
+func mergeOrder(nBase int, pair []int) []slot {
+	out := make([]slot, 0, nBase+len(pair))
+	paired := make([]int, nBase) // base → src, -1
+	for j := range paired {
+		paired[j] = -1
+	}
+	for i, j := range pair {
+		if j >= 0 {
+			paired[j] = i
+		}
+	}
+	for j := range nBase {
+		out = append(out, slot{base: j, src: paired[j]})
+	}
+	after := -1 // index in out of the previous source subsection
+	for i, j := range pair {
+		if j >= 0 {
+			for k, e := range out {
+				if e.base == j {
+					after = k
+				}
+			}
+			continue
+		}
+		at := after + 1
+		out = append(out[:at], append([]slot{{base: -1, src: i}}, out[at:]...)...)
+		after = at
+	}
+	return out
+}
+
+// graft gives target the content of root (the prepared source section)
+// as a subtree replace: its own text and attribution, and its
+// subsections paired with the target's (see above). Base subsections
+// replaced keep their headings; those kept keep everything.
+func (r *run) graft(target, root *node, change int) {
+	target.own = root.own
+	target.attr = root.attr
+	target.replacedBy = change
+	bt := make([]string, len(target.kids))
+	for i, k := range target.kids {
+		bt[i] = k.title
+	}
+	st := make([]string, len(root.kids))
+	for i, k := range root.kids {
+		st[i] = k.title
+	}
+	var kids []*node
+	for _, e := range mergeOrder(len(bt), pairTitles(bt, st)) {
+		switch {
+		case e.base >= 0 && e.src >= 0:
+			b := target.kids[e.base]
+			r.graft(b, root.kids[e.src], change)
+			kids = append(kids, b)
+		case e.base >= 0:
+			kids = append(kids, target.kids[e.base])
+		default:
+			k := root.kids[e.src]
+			k.parent = target
+			kids = append(kids, k)
+		}
+	}
+	target.kids = kids
+	// a kept or added section may now follow text it did not follow
+	// before; give it a blank line where that text does not end with one
+	prev := target.own
+	for _, k := range kids {
+		if lead, ok := leadFor(prev); ok && k.lead == "" {
+			k.lead = lead
+		}
+		prev = k.last().own
+	}
+}
+
+// describeSubsections words a replace's subsection plan for
+// refactor-plan.md.
+func describeSubsections(subs []Subsection) string {
+	var kept, replaced, added []string
+	for _, s := range subs {
+		switch s.Fate {
+		case SubsectionKept:
+			kept = append(kept, strconv.Quote(refs.StripNumber(s.Base)))
+		case SubsectionReplaced:
+			replaced = append(replaced, strconv.Quote(refs.StripNumber(s.Base)))
+		case SubsectionAdded:
+			added = append(added, strconv.Quote(refs.StripNumber(s.Source)))
+		}
+	}
+	var parts []string
+	if len(kept) > 0 {
+		parts = append(parts, "kept as they are: "+strings.Join(kept, ", "))
+	}
+	if len(replaced) > 0 {
+		parts = append(parts, "replaced by the source's of the same title: "+strings.Join(replaced, ", "))
+	}
+	if len(added) > 0 {
+		parts = append(parts, "added from the source: "+strings.Join(added, ", "))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return strings.Join(parts, "; ") + "."
+}
