@@ -31,6 +31,10 @@ func (x *run) stepPlan(ctx context.Context) error {
 	if d := x.res.Steps.Debate; d != nil {
 		in.Decisions = x.planDecisions(d, base)
 	}
+	if a := x.res.Steps.Analysis; a != nil {
+		in.Alignment = x.planAlignment(a)
+		in.Conflicts = x.planConflicts(a, x.res.Steps.Debate, base)
+	}
 	if card := x.res.Steps.Scorecard; card != nil {
 		in.Strengths = planStrengths(card.Selection.Incorporate)
 	}
