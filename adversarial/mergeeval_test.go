@@ -56,11 +56,12 @@ type mergeTruth struct {
 		} `yaml:"sections"`
 	} `yaml:"alignments"`
 	Contradictions []struct {
-		ID        string `yaml:"id"`
-		Topic     string `yaml:"topic"`
-		Intra     bool   `yaml:"intra"`
-		Certainty string `yaml:"certainty"`
-		Sides     []struct {
+		ID         string `yaml:"id"`
+		Topic      string `yaml:"topic"`
+		Intra      bool   `yaml:"intra"`
+		Certainty  string `yaml:"certainty"`
+		Resolution string `yaml:"resolution"`
+		Sides      []struct {
 			File  string `yaml:"file"`
 			Line  int    `yaml:"line"`
 			Quote string `yaml:"quote"`
@@ -128,6 +129,11 @@ type mergeCounts struct {
 	Duplicates     int `json:"duplicated_topics"`
 	BrokenRefs     int `json:"broken_references"`
 	LostSections   int `json:"lost_subsections"`
+	// Superseded counts the conflicts between successive revisions
+	// (resolution superseded-by-later); SupersededWrong those whose
+	// earlier value the merged document still states.
+	Superseded      int `json:"-"`
+	SupersededWrong int `json:"superseded_wrong"`
 }
 
 func (c *mergeCounts) add(o mergeCounts) {
@@ -136,11 +142,13 @@ func (c *mergeCounts) add(o mergeCounts) {
 	c.Duplicates += o.Duplicates
 	c.BrokenRefs += o.BrokenRefs
 	c.LostSections += o.LostSections
+	c.Superseded += o.Superseded
+	c.SupersededWrong += o.SupersededWrong
 }
 
 func (c mergeCounts) String() string {
-	return fmt.Sprintf("conflicts between variants kept %d, inside one variant %d, duplicated topics %d, broken references %d, lost subsections %d",
-		c.Conflicts, c.IntraConflicts, c.Duplicates, c.BrokenRefs, c.LostSections)
+	return fmt.Sprintf("conflicts between variants kept %d, inside one variant %d, duplicated topics %d, broken references %d, lost subsections %d, superseded values kept %d of %d",
+		c.Conflicts, c.IntraConflicts, c.Duplicates, c.BrokenRefs, c.LostSections, c.SupersededWrong, c.Superseded)
 }
 
 func TestMergeEval(t *testing.T) {
@@ -170,9 +178,9 @@ func TestMergeEval(t *testing.T) {
 	if err := json.Unmarshal(raw, &ceil); err != nil {
 		t.Fatal(err)
 	}
-	got, limit := []int{total.Conflicts, total.IntraConflicts, total.Duplicates, total.BrokenRefs, total.LostSections},
-		[]int{ceil.Conflicts, ceil.IntraConflicts, ceil.Duplicates, ceil.BrokenRefs, ceil.LostSections}
-	names := []string{"conflicts kept", "intra conflicts kept", "duplicated topics", "broken references", "lost subsections"}
+	got, limit := []int{total.Conflicts, total.IntraConflicts, total.Duplicates, total.BrokenRefs, total.LostSections, total.SupersededWrong},
+		[]int{ceil.Conflicts, ceil.IntraConflicts, ceil.Duplicates, ceil.BrokenRefs, ceil.LostSections, ceil.SupersededWrong}
+	names := []string{"conflicts kept", "intra conflicts kept", "duplicated topics", "broken references", "lost subsections", "superseded values kept"}
 	for i := range got {
 		if got[i] > limit[i] {
 			t.Errorf("%s: %d, above the ceiling %d", names[i], got[i], limit[i])
@@ -196,6 +204,14 @@ func evalMerge(t *testing.T, tr mergeTruth, drafts []Draft, res *Result) (mergeC
 	baseFile := drafts[base].Name
 
 	for _, x := range tr.Contradictions {
+		if x.Resolution == "superseded-by-later" && len(x.Sides) == 2 {
+			// The sides are listed earlier revision first.
+			c.Superseded++
+			if strings.Contains(merged, x.Sides[0].Quote) {
+				c.SupersededWrong++
+				findings = append(findings, fmt.Sprintf("superseded %s (%s): the earlier value survives", x.ID, x.Topic))
+			}
+		}
 		if x.Certainty == "probable" {
 			continue
 		}

@@ -2,6 +2,8 @@ package adversarial
 
 import (
 	"fmt"
+	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/crucible-go/crucible/adversarial/debate"
@@ -33,9 +35,10 @@ func (x *run) planAlignment(a *diff.Analysis) []merge.AlignedTopic {
 
 // planConflicts resolves every labelled-field disagreement and every
 // contradiction between variants: each gets one winning variant, by the
-// first rule that decides it — the debate's winner of the point, a strict
-// majority of the variants giving the same value, the base (the variant
-// scoring chose).
+// first rule that decides it — the debate's winner of the point, the later
+// revision when the variants are successive revisions, a strict majority
+// of the variants giving the same value, the base (the variant scoring
+// chose).
 func (x *run) planConflicts(a *diff.Analysis, d *debate.Result, base int) []merge.ResolvedConflict {
 	var out []merge.ResolvedConflict
 	used := map[string]bool{} // points a field disagreement already stands for
@@ -109,6 +112,9 @@ func (x *run) conflictWinner(d *debate.Result, k merge.ResolvedConflict, base in
 			return dec.Winner, fmt.Sprintf("debate: %s won %s (round %d, confidence %d%%)", "Variant "+dec.Winner, k.Point, dec.Round, dec.Confidence)
 		}
 	}
+	if r := x.latestRevision(); r >= 0 && gives(label(r)) {
+		return label(r), fmt.Sprintf("revision: Variant %s is the later revision (%s), and the debate did not decide otherwise", label(r), x.revisionMark(r))
+	}
 	counts := map[string][]string{}
 	for _, v := range k.Values {
 		key := strings.ToLower(strings.Join(strings.Fields(v.Value), " "))
@@ -124,4 +130,57 @@ func (x *run) conflictWinner(d *debate.Result, k merge.ResolvedConflict, base in
 		return label(base), "the base: the debate left it open and no value has a majority, so the variant scoring chose keeps its own"
 	}
 	return k.Values[0].Variant, "the first variant in input order: the debate left it open, no value has a majority and the base gives none"
+}
+
+// revisionMarker finds the words by which a document says it revises
+// another: "(REVISED)", "Revision 2", "v2", "updated".
+var revisionMarker = regexp.MustCompile(`(?i)\b(revised|revision(\s+\d+)?|rev\.?\s*\d+|v\d+(\.\d+)*|updated|supersedes)\b`)
+
+// latestRevision returns the variant that is the later revision of the
+// others, or -1: exactly one variant's title or file name carries a
+// revision marker, or version numbers ("v2", "v3") order them and one is
+// highest.
+func (x *run) latestRevision() int {
+	best, bestVersion, marked := -1, -1.0, 0
+	for i := range x.docs {
+		m := x.revisionMark(i)
+		if m == "" {
+			continue
+		}
+		marked++
+		v := -0.5
+		if n := versionNumber.FindStringSubmatch(m); n != nil {
+			v, _ = strconv.ParseFloat(n[1], 64)
+		}
+		switch {
+		case v > bestVersion:
+			best, bestVersion = i, v
+		case v == bestVersion:
+			best = -2 // two variants claim the same place: no order
+		}
+	}
+	if best < 0 || marked == len(x.docs) && bestVersion < 0 {
+		return -1
+	}
+	return best
+}
+
+var versionNumber = regexp.MustCompile(`(?i)(?:v|rev\.?\s*|revision\s+)(\d+(?:\.\d+)?)`)
+
+// revisionMark returns the revision marker of variant i's title or file
+// name, or "".
+func (x *run) revisionMark(i int) string {
+	d := x.docs[i]
+	for _, s := range d.Sections {
+		if s.Level == 1 {
+			if m := revisionMarker.FindString(s.Title); m != "" {
+				return fmt.Sprintf("its title says %q", m)
+			}
+			break
+		}
+	}
+	if m := revisionMarker.FindString(d.Name); m != "" {
+		return fmt.Sprintf("its name says %q", m)
+	}
+	return ""
 }

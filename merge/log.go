@@ -59,9 +59,12 @@ type Log struct {
 	// Notes are remarks the pipeline adds before rendering, such as the
 	// seed's "variants substantially identical" when the debate was
 	// skipped.
-	Notes      []string       `json:"notes,omitempty"`
-	Changes    []ChangeResult `json:"changes"`
-	Validation Validation     `json:"validation"`
+	Notes   []string       `json:"notes,omitempty"`
+	Changes []ChangeResult `json:"changes"`
+	// Amendments are the edits of the base's own text that state
+	// conflicts' winning values.
+	Amendments []AmendmentResult `json:"amendments,omitempty"`
+	Validation Validation        `json:"validation"`
 	// Reasons says why the merge is partial: the changes that did not
 	// apply and the checks that failed. Empty on success.
 	Reasons []string `json:"reasons,omitempty"`
@@ -177,6 +180,15 @@ func (l Log) Markdown() string {
 			b.WriteString("- **Provenance tag:** none\n")
 		}
 		fmt.Fprintf(&b, "- **Validation:** %s\n", mdInline(c.Validation))
+	}
+
+	if len(l.Amendments) > 0 {
+		b.WriteString("\n## Resolved Values\n\nThe base stated values other variants won; its text was amended to state the winners.\n")
+		for i, a := range l.Amendments {
+			fmt.Fprintf(&b, "\n### Amendment %d: %s\n\n", i+1, mdInline(a.Amendment.Subject))
+			fmt.Fprintf(&b, "- **Before:** %s\n- **After:** %s\n- **Rule:** %s\n- **Result:** %s\n",
+				mdInline(a.Amendment.Old), mdInline(a.Amendment.New), mdInline(a.Amendment.Rule), mdInline(a.Note))
+		}
 	}
 
 	b.WriteString("\n## Post-Merge Validation\n")

@@ -102,13 +102,14 @@ func (m *SectionMerger) Merge(ctx context.Context, in Input) (*Merged, error) {
 // it.
 func (r *run) assemble(ctx context.Context, executor string, failure *ExecutorError) (*Merged, error) {
 	at := r.cfg.now()
+	amended := r.amend()
 	r.frameTitle()
 	fix := r.fixReferences(r.renumber())
 	h := header(r.in.Plan.Base, at)
 	out := trimFinal(r.tree.render(true, h))
 	m := &Merged{
 		Plan: r.in.Plan,
-		Log:  Log{Base: r.in.Plan.Base, Executor: executor, Time: at, Changes: r.results},
+		Log:  Log{Base: r.in.Plan.Base, Executor: executor, Time: at, Changes: r.results, Amendments: amended},
 	}
 	var nodes []*node
 	r.tree.walk(func(n *node) { nodes = append(nodes, n) })

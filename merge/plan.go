@@ -276,6 +276,9 @@ type Plan struct {
 	Changes    []Change     `json:"changes"`
 	Weaknesses []Weakness   `json:"weaknesses,omitempty"`
 	Rejected   []Rejection  `json:"rejected,omitempty"`
+	// Amendments edit the base's own text to state conflicts' winning
+	// values (see [Amendment]).
+	Amendments []Amendment  `json:"amendments,omitempty"`
 	Review     ReviewStatus `json:"review"`
 }
 
@@ -441,7 +444,8 @@ func NewPlan(in PlanInput, opts ...Option) (Plan, error) {
 
 	var dropped []Rejection
 	p.Changes, dropped = settleCollisions(in, p.Changes)
-	conflicts := resolveConflicts(in, p.Changes)
+	conflicts, amendments := resolveConflicts(in, p.Changes)
+	p.Amendments = amendments
 	for _, d := range in.Decisions {
 		switch d.Winner {
 		case "", in.Base.Label:

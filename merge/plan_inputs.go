@@ -98,8 +98,9 @@ func (in PlanInput) variant(label string) Variant {
 
 // resolveConflicts makes the changes state only the winning values and
 // lists every losing value as a change not made.
-func resolveConflicts(in PlanInput, changes []Change) []Rejection {
+func resolveConflicts(in PlanInput, changes []Change) ([]Rejection, []Amendment) {
 	var out []Rejection
+	var amendments []Amendment
 	for _, k := range in.Conflicts {
 		var win *ConflictValue
 		for i := range k.Values {
@@ -130,13 +131,18 @@ func resolveConflicts(in PlanInput, changes []Change) []Rejection {
 			case len(edited) > 0:
 				why += fmt.Sprintf(" Change %s was edited to state it.", strings.Join(edited, ", "))
 			case lose.Variant == in.Base.Label:
-				why += " The base states the losing value; revise it by hand where no change replaces that text."
+				if a, ok := baseAmendments(in, k, lose, *win); ok {
+					amendments = append(amendments, a)
+					why += fmt.Sprintf(" The base's text is amended to state it (amendment %d).", len(amendments))
+				} else {
+					why += " The base states the losing value; revise it by hand where no change replaces that text."
+				}
 			}
 			out = append(out, Rejection{Point: pointOrDash(k.Point), Topic: k.Subject,
 				NonBase: fmt.Sprintf("Variant %s: %s = %s", lose.Variant, k.Subject, lose.Value), Rationale: why})
 		}
 	}
-	return out
+	return out, amendments
 }
 
 // stateWinner rewrites the losing value in text to the winning one: in

@@ -1,0 +1,78 @@
+package adversarial
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/crucible-go/crucible/adversarial/debate"
+	"github.com/crucible-go/crucible/diff"
+	"github.com/crucible-go/crucible/merge"
+)
+
+func runOver(t *testing.T, docs ...[2]string) *run {
+	t.Helper()
+	x := &run{}
+	for _, d := range docs {
+		doc, err := diff.Parse(d[0], []byte(d[1]))
+		require.NoError(t, err)
+		x.docs = append(x.docs, doc)
+	}
+	return x
+}
+
+func TestLatestRevision(t *testing.T) {
+	tests := []struct {
+		name string
+		docs [][2]string
+		want int
+	}{
+		{"a title that says REVISED", [][2]string{{"plan.md", "# Plan\n"}, {"plan2.md", "# Plan (REVISED)\n"}}, 1},
+		{"a file name that says revised", [][2]string{{"plan-revised.md", "# Plan\n"}, {"plan.md", "# Plan\n"}}, 0},
+		{"version numbers order them", [][2]string{{"a.md", "# Spec v3\n"}, {"b.md", "# Spec v2\n"}, {"c.md", "# Spec\n"}}, 0},
+		{"no marker: no order", [][2]string{{"a.md", "# Spec\n"}, {"b.md", "# Spec\n"}}, -1},
+		{"every variant revised: no order", [][2]string{{"a.md", "# Spec (revised)\n"}, {"b.md", "# Spec (updated)\n"}}, -1},
+		{"two of the same version: no order", [][2]string{{"a.md", "# Spec v2\n"}, {"b.md", "# Spec v2\n"}}, -1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, runOver(t, tt.docs...).latestRevision())
+		})
+	}
+}
+
+func TestConflictWinner(t *testing.T) {
+	values := func(vs ...string) []merge.ConflictValue {
+		var out []merge.ConflictValue
+		for i, v := range vs {
+			out = append(out, merge.ConflictValue{Variant: label(i), Value: v})
+		}
+		return out
+	}
+	decided := &debate.Result{Decisions: []debate.Decision{{Point: "X-001", Winner: "C", Round: 2, Confidence: 85}}}
+	plain := [][2]string{{"a.md", "# Spec\n"}, {"b.md", "# Spec\n"}, {"c.md", "# Spec\n"}}
+	revised := [][2]string{{"a.md", "# Spec\n"}, {"b.md", "# Spec (REVISED)\n"}, {"c.md", "# Spec\n"}}
+	tests := []struct {
+		name   string
+		docs   [][2]string
+		d      *debate.Result
+		k      merge.ResolvedConflict
+		base   int
+		winner string
+		rule   string
+	}{
+		{"the debate's winner", plain, decided, merge.ResolvedConflict{Point: "X-001", Values: values("1", "2", "2")}, 0, "C", "debate: Variant C won X-001 (round 2, confidence 85%)"},
+		{"the later revision", revised, nil, merge.ResolvedConflict{Values: values("1", "2", "1")}, 0, "B", `revision: Variant B is the later revision (its title says "REVISED")`},
+		{"a strict majority", plain, nil, merge.ResolvedConflict{Values: values("MODIFY", "reject", "REJECT")}, 0, "B", "majority: Variants B and C give the same value"},
+		{"the base on a split", plain, nil, merge.ResolvedConflict{Values: values("1", "2", "3")}, 2, "C", "the base"},
+		{"the first when the base gives none", plain, nil, merge.ResolvedConflict{Values: values("1", "2")}, 2, "A", "the first variant in input order"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w, rule := runOver(t, tt.docs...).conflictWinner(tt.d, tt.k, tt.base)
+			assert.Equal(t, tt.winner, w)
+			assert.Contains(t, rule, tt.rule)
+		})
+	}
+}

@@ -1,0 +1,94 @@
+package merge
+
+import (
+	"fmt"
+	"strings"
+)
+
+// An Amendment edits the base's own text so that it states a conflict's
+// winning value: the base gives a value another variant won (a verdict the
+// majority does not share, a superseded estimate), and no change replaces
+// the text that states it. Changes import sections; amendments correct
+// the base where it stays, so the merged document states one value.
+type Amendment struct {
+	Point   string     `json:"point,omitempty"` // diff point id, if any
+	Subject string     `json:"subject"`
+	Section SectionRef `json:"section"` // the base section holding Old
+	// Old is the base's exact text; New is the same text stating the
+	// winning value.
+	Old  string `json:"old"`
+	New  string `json:"new"`
+	Rule string `json:"rule"` // why the winner won, as the conflict says
+}
+
+// AmendmentResult is what became of an amendment.
+type AmendmentResult struct {
+	Amendment Amendment `json:"amendment"`
+	Applied   bool      `json:"applied"`
+	// Note says where it was applied, or why not (a change replaced the
+	// text already).
+	Note string `json:"note"`
+}
+
+// baseAmendments finds, for a value the base states and lost, the base
+// text to amend.
+func baseAmendments(in PlanInput, k ResolvedConflict, lose, win ConflictValue) (Amendment, bool) {
+	d := in.Base.Doc
+	if d == nil || lose.Text == "" || !strings.Contains(d.Source, lose.Text) {
+		return Amendment{}, false
+	}
+	// A labelled value and its rationale move together: when both
+	// variants state it on a line of the same form ("**Verdict**: …"),
+	// the base's line becomes the winner's.
+	text, ok := win.Text, sameLabel(lose, win)
+	if !ok {
+		text, ok = stateWinner(lose.Text, lose, win)
+	}
+	if !ok || text == lose.Text {
+		return Amendment{}, false
+	}
+	a := Amendment{Point: k.Point, Subject: k.Subject, Old: lose.Text, New: text, Rule: k.Rule}
+	at := strings.Index(d.Source, lose.Text)
+	for _, s := range d.Sections {
+		if s.Span.Start <= at && at < s.Span.End {
+			a.Section = SectionRef{Number: s.Number, Title: s.Title} // the innermost: later sections nest deeper
+		}
+	}
+	return a, true
+}
+
+// amend applies the plan's amendments to the text of the merged tree:
+// each replaces its Old text once, in the section's own text where the
+// base section still stands, and marks that section modified.
+func (r *run) amend() []AmendmentResult {
+	var out []AmendmentResult
+	for _, a := range r.in.Plan.Amendments {
+		res := AmendmentResult{Amendment: a, Note: "not applied: a change replaced the text that stated the losing value"}
+		var hit *node
+		r.tree.walk(func(n *node) {
+			if hit == nil && n.origin >= 0 && strings.Contains(n.own, a.Old) {
+				hit = n
+			}
+		})
+		if hit != nil {
+			hit.own = strings.Replace(hit.own, a.Old, a.New, 1)
+			reason := fmt.Sprintf("states the winning value of %s (%s)", a.Subject, a.Rule)
+			if hit.attr.Origin == BaseOriginal || hit.attr.Origin == BaseModified {
+				if hit.attr.Origin == BaseModified && hit.attr.Reason != "" {
+					reason = hit.attr.Reason + "; " + reason
+				}
+				hit.attr = Attribution{Origin: BaseModified, Reason: reason}
+			}
+			res.Applied, res.Note = true, fmt.Sprintf("applied in %q", hit.title)
+		}
+		out = append(out, res)
+	}
+	return out
+}
+
+// sameLabel reports whether two values are stated after the same label:
+// the text before the value is identical and not empty.
+func sameLabel(a, b ConflictValue) bool {
+	i, j := strings.Index(a.Text, a.Value), strings.Index(b.Text, b.Value)
+	return i > 0 && j > 0 && a.Text[:i] == b.Text[:j] && !strings.Contains(b.Text, "\n")
+}

@@ -1,0 +1,54 @@
+package merge
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/crucible-go/crucible/diff"
+)
+
+func TestAmendmentsStateTheWinningValueInTheBase(t *testing.T) {
+	base := mustParse(t, "a.md", "# Review\n\n## Delta 2.1\n\n**Verdict**: MODIFY. The cache needs a design.\n\n## Delta 2.2\n\n**Verdict**: ACCEPT.\n")
+	other := mustParse(t, "b.md", "# Review\n\n## Delta 2.1\n\n**Verdict**: REJECT. Too risky.\n\n## Delta 2.2\n\n**Verdict**: ACCEPT.\n")
+	third := mustParse(t, "c.md", "# Review\n\n## Delta 2.1\n\n**Verdict**: REJECT. No owner.\n\n## Delta 2.2\n\n**Verdict**: ACCEPT.\n")
+	tests := []struct {
+		name     string
+		winner   string
+		amended  bool
+		contains string
+	}{
+		{"the base's minority verdict is amended to the majority's, with its rationale", "B", true, "**Verdict**: REJECT. Too risky."},
+		{"a base that wins keeps its text", "A", false, "**Verdict**: MODIFY. The cache needs a design."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := PlanInput{Base: Variant{Label: "A", Doc: base},
+				Variants: []Variant{{Label: "B", Doc: other}, {Label: "C", Doc: third}},
+				Conflicts: []ResolvedConflict{{Point: "X-001", Subject: "Delta 2.1 / Verdict", Winner: tt.winner, Rule: "majority: Variants B and C give the same value",
+					Values: []ConflictValue{{Variant: "A", Value: "MODIFY", Text: "**Verdict**: MODIFY. The cache needs a design."},
+						{Variant: "B", Value: "REJECT", Text: "**Verdict**: REJECT. Too risky."}, {Variant: "C", Value: "REJECT", Text: "**Verdict**: REJECT. No owner."}}}}}
+			p, err := NewPlan(in, WithClock(fixedClock))
+			require.NoError(t, err)
+			m, err := NewSectionMerger(WithClock(fixedClock)).Merge(context.Background(),
+				Input{Base: base, Plan: p, Variants: []*diff.Document{other, third}})
+			require.NoError(t, err)
+			assert.Contains(t, m.Output, tt.contains)
+			if !tt.amended {
+				assert.Empty(t, p.Amendments)
+				assert.NotContains(t, m.Log.Markdown(), "## Resolved Values")
+				return
+			}
+			require.Len(t, p.Amendments, 1)
+			assert.Equal(t, SectionRef{Title: "Delta 2.1", Number: "1"}, p.Amendments[0].Section)
+			assert.NotContains(t, m.Output, "MODIFY", "the merged document states only the winning verdict")
+			require.Len(t, m.Log.Amendments, 1)
+			assert.True(t, m.Log.Amendments[0].Applied)
+			assert.Contains(t, m.Log.Markdown(), "### Amendment 1: Delta 2.1 / Verdict")
+			assert.Contains(t, m.Output, "<!-- Source: Base (original, modified) — states the winning value of Delta 2.1 / Verdict")
+			assert.Contains(t, p.Rejected[0].Rationale, "The base's text is amended to state it (amendment 1).")
+		})
+	}
+}
