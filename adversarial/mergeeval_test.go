@@ -48,12 +48,9 @@ type mergeTruth struct {
 		File string `yaml:"file"`
 	} `yaml:"variants"`
 	Alignments []struct {
-		ID       string `yaml:"id"`
-		Topic    string `yaml:"topic"`
-		Sections []struct {
-			File    string `yaml:"file"`
-			Heading string `yaml:"heading"`
-		} `yaml:"sections"`
+		ID       string         `yaml:"id"`
+		Topic    string         `yaml:"topic"`
+		Sections []truthSection `yaml:"sections"`
 	} `yaml:"alignments"`
 	Contradictions []struct {
 		ID         string `yaml:"id"`
@@ -120,6 +117,12 @@ func readEvalSets(t *testing.T) []evalSet {
 		out = append(out, set)
 	}
 	return out
+}
+
+// truthSection is a section of an alignment group.
+type truthSection struct {
+	File    string `yaml:"file"`
+	Heading string `yaml:"heading"`
 }
 
 // mergeCounts are one set's (or the total's) findings.
@@ -270,7 +273,7 @@ func evalMerge(t *testing.T, tr mergeTruth, drafts []Draft, res *Result) (mergeC
 				fs = append(fs, f)
 			}
 			slices.Sort(fs)
-			findings = append(findings, fmt.Sprintf("topic %s (%s) appears under headings of %s", g.ID, g.Topic, strings.Join(fs, " + ")))
+			findings = append(findings, fmt.Sprintf("topic %s (%s) appears under headings of %s%s", g.ID, g.Topic, strings.Join(fs, " + "), alignedNote(res, drafts, g.Sections)))
 		}
 	}
 
@@ -336,4 +339,32 @@ func headingKey(h string) string {
 	h = leadingNumber.ReplaceAllString(h, "")
 	h = strings.NewReplacer("`", "", "*", "", "_", " ").Replace(h)
 	return strings.ToLower(strings.Join(strings.Fields(h), " "))
+}
+
+// alignedNote says whether step 1 aligned the group's sections of two
+// files in one topic (then the merge duplicated an aligned topic) or not
+// (then the alignment missed it).
+func alignedNote(res *Result, drafts []Draft, sections []truthSection) string {
+	a := res.Steps.Analysis
+	if a == nil {
+		return ""
+	}
+	for _, t := range a.Topics {
+		files := map[string]bool{}
+		for v, si := range t.Sections {
+			if si < 0 || v >= len(drafts) {
+				continue
+			}
+			for _, s := range sections {
+				h := t.Headings[v].Section
+				if s.File == drafts[v].Name && (headingKey(h) == headingKey(s.Heading) || strings.HasSuffix(headingKey(h), headingKey(s.Heading))) {
+					files[s.File] = true
+				}
+			}
+		}
+		if len(files) >= 2 {
+			return " — aligned by step 1"
+		}
+	}
+	return " — not aligned by step 1"
 }

@@ -387,7 +387,7 @@ func NewPlan(in PlanInput, opts ...Option) (Plan, error) {
 				approach = ""
 			}
 		}
-		c, err := planChange(in.Base, v, sec, target, approach, d, len(p.Changes)+1)
+		c, err := planChange(in, v, sec, target, approach, d, len(p.Changes)+1)
 		if err != nil {
 			return err
 		}
@@ -444,6 +444,7 @@ func NewPlan(in PlanInput, opts ...Option) (Plan, error) {
 
 	var dropped []Rejection
 	p.Changes, dropped = settleCollisions(in, p.Changes)
+	pruned := pruneAligned(in, p.Changes)
 	conflicts, amendments := resolveConflicts(in, p.Changes)
 	p.Amendments = amendments
 	for _, d := range in.Decisions {
@@ -454,7 +455,7 @@ func NewPlan(in PlanInput, opts ...Option) (Plan, error) {
 			p.Weaknesses = append(p.Weaknesses, weakness(in, d, p.Changes, dropped))
 		}
 	}
-	p.Rejected = append(append(p.Rejected, dropped...), conflicts...)
+	p.Rejected = append(append(append(p.Rejected, dropped...), pruned...), conflicts...)
 	p.Review = ReviewStatus{State: AutoApproved, By: "auto", At: cfg.now().UTC()}
 	return p, nil
 }
@@ -538,7 +539,8 @@ func (in PlanInput) validate() error {
 
 // planChange decides target and approach for section sec of v and fills
 // in everything but the reason.
-func planChange(bv Variant, v Variant, sec int, target SectionRef, approach Approach, d *Decision, number int) (Change, error) {
+func planChange(in PlanInput, v Variant, sec int, target SectionRef, approach Approach, d *Decision, number int) (Change, error) {
+	bv := in.Base
 	base := bv.Doc
 	src := v.Doc.Sections[sec]
 	if src.Depth == 0 {
@@ -561,7 +563,14 @@ func planChange(bv Variant, v Variant, sec int, target SectionRef, approach Appr
 		case t >= 0:
 			approach = Replace
 		default:
-			approach, t = placement(base, v.Doc, sec)
+			approach, t = placement(base, v.Doc, sec, func(si int) int {
+				if r, ok := in.alignedBase(v.Label, refOf(v.Doc, si)); ok {
+					if bi, ok := locate(base, r); ok {
+						return bi
+					}
+				}
+				return -1
+			})
 		}
 	}
 	if t < 0 && approach != Append {
@@ -594,10 +603,18 @@ func planChange(bv Variant, v Variant, sec int, target SectionRef, approach Appr
 // placement finds where a section the base lacks goes: under the base
 // section matching its parent, else after the one matching its nearest
 // previous sibling, else after the base's last top-level section.
-func placement(base *diff.Document, vd *diff.Document, sec int) (Approach, int) {
+func placement(base *diff.Document, vd *diff.Document, sec int, aligned func(int) int) (Approach, int) {
 	s := vd.Sections[sec]
+	// The base section that covers the same topic as variant section si:
+	// by the alignment, else by title.
+	counterpart := func(si int) int {
+		if t := aligned(si); t >= 0 {
+			return t
+		}
+		return matchTitle(base, vd.Sections[si].Title)
+	}
 	if s.Parent >= 0 && vd.Sections[s.Parent].Depth > 0 {
-		if t := matchTitle(base, vd.Sections[s.Parent].Title); t >= 0 {
+		if t := counterpart(s.Parent); t >= 0 {
 			return Insert, t
 		}
 	}
@@ -606,7 +623,7 @@ func placement(base *diff.Document, vd *diff.Document, sec int) (Approach, int) 
 		if p.Parent != s.Parent || p.Depth == 0 {
 			continue
 		}
-		if t := matchTitle(base, p.Title); t >= 0 {
+		if t := counterpart(prev); t >= 0 {
 			return Append, t
 		}
 	}

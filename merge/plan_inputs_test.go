@@ -29,7 +29,8 @@ func TestNewPlanAlignment(t *testing.T) {
 			[]string{"append 1. Goals <- Key Risks & Mitigations", "append 1. Goals <- Tuning"}},
 		{"an aligned section goes into its base section",
 			[]AlignedTopic{{Title: "Risks", Sections: []TopicSection{{Variant: "A", Section: SectionRef{Number: "2", Title: "2. Risks"}}, {Variant: "B", Section: SectionRef{Title: "Key Risks & Mitigations"}}}}},
-			[]string{"replace 2. Risks <- Key Risks & Mitigations", "append 1. Goals <- Tuning"}},
+			// Tuning follows Key Risks in B, so it follows Risks here.
+			[]string{"replace 2. Risks <- Key Risks & Mitigations", "append 2. Risks <- Tuning"}},
 		{"a topic the base lacks is still added",
 			[]AlignedTopic{{Title: "Tuning", Sections: []TopicSection{{Variant: "B", Section: SectionRef{Title: "Tuning"}}}}},
 			[]string{"append 1. Goals <- Key Risks & Mitigations", "append 1. Goals <- Tuning"}},
@@ -73,4 +74,27 @@ func TestNewPlanConflicts(t *testing.T) {
 	_, err = NewPlan(in)
 	require.ErrorIs(t, err, ErrInvalidInput)
 	assert.ErrorContains(t, err, `the winner "C" states no value`)
+}
+
+func TestPruneAligned(t *testing.T) {
+	base := mustParse(t, "a.md", "# S\n\n## 1. Bug 1\n\n### 1.1 Fix\n\nGuard the resume.\n\n## 2. Tests\n\nUnit tests.\n")
+	other := mustParse(t, "b.md", "# S\n\n## Proposed Fixes\n\n### Bug 1 Fix: Agent Guard\n\nRestore agents first.\n\n### Bug 2 Fix: Paths\n\nWarn on phantom paths.\n")
+	in := PlanInput{Base: Variant{Label: "A", Doc: base}, Variants: []Variant{{Label: "B", Doc: other}},
+		Strengths: []Strength{{Variant: "B", Section: SectionRef{Title: "Proposed Fixes"}}},
+		Alignment: []AlignedTopic{{Title: "Bug 1 fix", Sections: []TopicSection{
+			{Variant: "A", Section: SectionRef{Number: "1.1", Title: "1.1 Fix"}}, {Variant: "B", Section: SectionRef{Title: "Bug 1 Fix: Agent Guard"}}}}}}
+	p, err := NewPlan(in, WithClock(fixedClock))
+	require.NoError(t, err)
+	require.Len(t, p.Changes, 1)
+	assert.NotContains(t, p.Changes[0].Source.Text, "Bug 1 Fix", "the base has the topic: its subsection is not imported")
+	assert.Contains(t, p.Changes[0].Source.Text, "### Bug 2 Fix: Paths", "a topic the base lacks still is")
+	require.NotEmpty(t, p.Rejected)
+	last := p.Rejected[len(p.Rejected)-1]
+	assert.Equal(t, `Variant B: Section 1.1 "Bug 1 Fix: Agent Guard"`, last.NonBase)
+	assert.Contains(t, last.Rationale, `already in the merged document as Section 1.1 "Fix" of the base`)
+
+	m, err := NewSectionMerger(WithClock(fixedClock)).Merge(context.Background(), Input{Base: base, Plan: p, Variants: []*diff.Document{other}})
+	require.NoError(t, err)
+	assert.NotContains(t, m.Output, "Restore agents first.")
+	assert.Contains(t, m.Output, "Warn on phantom paths.")
 }

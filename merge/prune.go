@@ -1,0 +1,106 @@
+package merge
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/crucible-go/crucible/diff"
+)
+
+// One topic, one section, also inside what a change brings: a section
+// appended or inserted whole (a variant's "Proposed Fixes", a review's
+// "Redundancy Check") often holds subsections whose topics the merged
+// document has already — the base's own "Fix" under "Bug 1", or the same
+// item another change imports. Those subsections are cut from the
+// change's text before the merge, and the plan lists each among the
+// changes not made, naming where the topic already is.
+
+// pruneAligned cuts from every append and insert the subsections whose
+// topic (by the alignment) the base covers or an earlier change imports.
+// It runs before any edit of the changes' text.
+func pruneAligned(in PlanInput, changes []Change) []Rejection {
+	if len(in.Alignment) == 0 {
+		return nil
+	}
+	imported := map[int]string{} // topic → where the merged document has it
+	for t, at := range in.Alignment {
+		for _, s := range at.Sections {
+			if s.Variant != in.Base.Label {
+				continue
+			}
+			if bi, ok := locate(in.Base.Doc, s.Section); ok && in.Base.Doc.Sections[bi].Depth > 0 {
+				imported[t] = fmt.Sprintf("%s of the base", refOf(in.Base.Doc, bi))
+			}
+		}
+	}
+	var out []Rejection
+	for i := range changes {
+		c := &changes[i]
+		v := in.variant(c.Source.Variant.Label)
+		if v.Doc == nil {
+			continue
+		}
+		ri, ok := locate(v.Doc, c.Source.Section)
+		if !ok {
+			continue
+		}
+		root := v.Doc.Sections[ri]
+		if t, ok := topicOf(in, v, ri); ok {
+			if _, seen := imported[t]; !seen {
+				imported[t] = fmt.Sprintf("change #%d", c.Number)
+			}
+		}
+		if c.Approach != Append && c.Approach != Insert || c.Source.Text != v.Doc.Text(root.Span) {
+			continue
+		}
+		var cuts []diff.Span
+		for si := ri + 1; si < len(v.Doc.Sections) && root.Span.Contains(v.Doc.Sections[si].Span); si++ {
+			s := v.Doc.Sections[si]
+			if len(cuts) > 0 && cuts[len(cuts)-1].Contains(s.Span) {
+				continue // inside a subsection already cut
+			}
+			t, ok := topicOf(in, v, si)
+			if !ok {
+				continue
+			}
+			where, seen := imported[t]
+			if !seen {
+				imported[t] = fmt.Sprintf("change #%d", c.Number)
+				continue
+			}
+			cuts = append(cuts, s.Span)
+			out = append(out, Rejection{Point: pointOrDash(c.Rationale.Point), Topic: in.Alignment[t].Title,
+				NonBase: fmt.Sprintf("Variant %s: %s", v.Label, refOf(v.Doc, si)),
+				Rationale: fmt.Sprintf("Not imported with change #%d: its topic is already in the merged document as %s, and one topic has one section.",
+					c.Number, where)})
+		}
+		if len(cuts) == 0 {
+			continue
+		}
+		var b strings.Builder
+		at := root.Span.Start
+		for _, cut := range cuts {
+			b.WriteString(v.Doc.Source[at:cut.Start])
+			at = cut.End
+		}
+		b.WriteString(v.Doc.Source[at:root.Span.End])
+		c.Source.Text = b.String()
+		c.Integration += fmt.Sprintf(" Without %d subsection(s) whose topics the merged document already has.", len(cuts))
+	}
+	return out
+}
+
+// topicOf returns the alignment topic that holds section si of variant v.
+func topicOf(in PlanInput, v Variant, si int) (int, bool) {
+	for t, at := range in.Alignment {
+		for _, s := range at.Sections {
+			if s.Variant != v.Label {
+				continue
+			}
+			if i, ok := locate(v.Doc, s.Section); ok && i == si {
+				return t, true
+			}
+		}
+	}
+	return 0, false
+}
