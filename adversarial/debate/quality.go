@@ -405,7 +405,7 @@ func evidenceMark(p diff.Point, idx int) mark {
 // Caching".
 func sectionRef(d *diff.Document, si int) string {
 	s := d.Sections[si]
-	if s.Number == "" || strings.HasPrefix(s.Title, s.Number+" ") || strings.HasPrefix(s.Title, s.Number+". ") {
+	if s.Number == "" || ownNumber.MatchString(s.Title) {
 		return s.Title // no number, or the heading writes its own
 	}
 	return s.Number + " " + s.Title
@@ -450,6 +450,10 @@ func sentences(s string) int {
 }
 
 func clamp01(f float64) float64 { return math.Min(1, math.Max(0, f)) }
+
+// ownNumber matches a heading that writes its own outline number ("1.6
+// Summary", "3. Risks").
+var ownNumber = regexp.MustCompile(`^\d+(\.\d+)*\.?\s`)
 
 // labelOnly matches a line that labels a short value: "**Severity:**
 // Medium", "**Assessment**: **CORRECTLY RATED**.", "Status: done".
