@@ -71,7 +71,11 @@ func (r *run) amend() []AmendmentResult {
 			}
 		})
 		if hit != nil {
-			hit.own = strings.Replace(hit.own, a.Old, a.New, 1)
+			if a.New == "" {
+				hit.own, _ = restate(hit.own, a.Old, "") // the statement goes, with its line when it is one
+			} else {
+				hit.own = strings.Replace(hit.own, a.Old, a.New, 1)
+			}
 			reason := fmt.Sprintf("states the winning value of %s (%s)", a.Subject, a.Rule)
 			if hit.attr.Origin == BaseOriginal || hit.attr.Origin == BaseModified {
 				if hit.attr.Origin == BaseModified && hit.attr.Reason != "" {

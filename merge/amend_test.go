@@ -52,3 +52,22 @@ func TestAmendmentsStateTheWinningValueInTheBase(t *testing.T) {
 		})
 	}
 }
+
+func TestRestate(t *testing.T) {
+	tests := []struct {
+		name, text, lose, win, want string
+	}{
+		{"a sentence for a sentence", "Intro. The limit is 64 KiB. Outro.\n", "The limit is 64 KiB.", "The limit is 80 KB.", "Intro. The limit is 80 KB. Outro.\n"},
+		{"a row for a row of as many cells", "| a | b |\n|---|---|\n| 50k | 350 ms |\n", "| 50k | 350 ms |", "| 50k | 200 ms |", "| a | b |\n|---|---|\n| 50k | 200 ms |\n"},
+		{"a row cannot stand in for a sentence: removed", "| a | b |\n|---|---|\n| 50k | 350 ms |\n| 100k | 480 ms |\n", "| 50k | 350 ms |", "p99 stays under 200 ms.", "| a | b |\n|---|---|\n| 100k | 480 ms |\n"},
+		{"a list item removed with its marker", "- keep\n- Retries: 5\n- also\n", "Retries: 5", "| retries | 3 |", "- keep\n- also\n"},
+		{"a sentence inside a paragraph removed", "First. Retries: 5. Last.\n", "Retries: 5.", "| retries | 3 |", "First. Last.\n"},
+		{"absent: nothing to do", "Nothing here.\n", "Retries: 5.", "x", "Nothing here.\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, _ := restate(tt.text, tt.lose, tt.win)
+			assert.Equal(t, tt.want, got)
+		})
+	}
+}

@@ -150,6 +150,9 @@ func resolveConflicts(in PlanInput, changes []Change) ([]Rejection, []Amendment)
 // stands as a whole word. ok is false when text does not state the
 // losing value.
 func stateWinner(text string, lose, win ConflictValue) (string, bool) {
+	if lose.Text != "" && lose.Value == lose.Text {
+		return restate(text, lose.Text, win.Text)
+	}
 	if lose.Text != "" && strings.Contains(text, lose.Text) && strings.Contains(lose.Text, lose.Value) {
 		return strings.ReplaceAll(text, lose.Text, strings.ReplaceAll(lose.Text, lose.Value, win.Value)), true
 	}
@@ -161,4 +164,69 @@ func stateWinner(text string, lose, win ConflictValue) (string, bool) {
 		return text, false
 	}
 	return re.ReplaceAllString(text, "${1}"+strings.ReplaceAll(win.Value, "$", "$$")+"${2}"), true
+}
+
+// restate handles a conflict whose values are whole statements (the
+// claims of a contradiction): the losing statement becomes the winning
+// one where both have the same form — two table rows of as many cells,
+// two list items, two sentences of prose — and is removed otherwise, since
+// a table row cannot stand in for a sentence. ok is false when text does
+// not hold the losing statement.
+func restate(text, lose, win string) (string, bool) {
+	at := strings.Index(text, lose)
+	if at < 0 {
+		return text, false
+	}
+	if win != "" && statementForm(lose) == statementForm(win) {
+		return strings.ReplaceAll(text, lose, win), true
+	}
+	// Remove it: its whole line when it is one, else the statement and
+	// the space after it.
+	lineStart := strings.LastIndexByte(text[:at], '\n') + 1
+	lineEnd := len(text)
+	if i := strings.IndexByte(text[at:], '\n'); i >= 0 {
+		lineEnd = at + i + 1
+	}
+	if strings.TrimSpace(text[lineStart:at]) == "" || isListMarker(strings.TrimSpace(text[lineStart:at])) {
+		if strings.TrimSpace(text[at+len(lose):lineEnd]) == "" {
+			return text[:lineStart] + text[lineEnd:], true
+		}
+	}
+	end := at + len(lose)
+	if end < len(text) && text[end] == ' ' {
+		end++
+	}
+	return text[:at] + text[end:], true
+}
+
+// statementForm names the shape of a statement's source text: a table row
+// with its cell count, a list item, or prose.
+func statementForm(s string) string {
+	t := strings.TrimSpace(s)
+	switch {
+	case strings.HasPrefix(t, "|"):
+		return fmt.Sprintf("row/%d", strings.Count(strings.Trim(t, "|"), "|")+1)
+	case isListMarker(strings.SplitN(t, " ", 2)[0]):
+		return "item"
+	}
+	return "prose"
+}
+
+// isListMarker reports whether s is a list item's marker: "-", "*", "+",
+// "1." or "1)".
+func isListMarker(s string) bool {
+	switch s {
+	case "-", "*", "+":
+		return true
+	}
+	n := strings.TrimRight(s, ".)")
+	if n == s || n == "" {
+		return false
+	}
+	for _, r := range n {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
 }
