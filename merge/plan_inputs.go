@@ -115,7 +115,7 @@ func resolveConflicts(in PlanInput, changes []Change) ([]Rejection, []Amendment)
 			if lose.Variant == k.Winner || lose.Value == win.Value {
 				continue
 			}
-			var edited []string
+			var edited, removed []string
 			for i := range changes {
 				c := &changes[i]
 				if c.Source.Variant.Label != lose.Variant {
@@ -123,13 +123,21 @@ func resolveConflicts(in PlanInput, changes []Change) ([]Rejection, []Amendment)
 				}
 				if text, ok := stateWinner(c.Source.Text, lose, *win); ok {
 					c.Source.Text = text
-					edited = append(edited, fmt.Sprintf("#%d", c.Number))
+					if lose.Value == lose.Text && !strings.Contains(text, win.Text) {
+						removed = append(removed, fmt.Sprintf("#%d", c.Number))
+					} else {
+						edited = append(edited, fmt.Sprintf("#%d", c.Number))
+					}
 				}
 			}
 			why := fmt.Sprintf("Variant %s's value %q wins (%s).", k.Winner, win.Value, strings.TrimRight(k.Rule, ". "))
+			if len(removed) > 0 {
+				why += fmt.Sprintf(" Change %s no longer carries the losing statement (it cannot be restated in its form).", strings.Join(removed, ", "))
+			}
 			switch {
 			case len(edited) > 0:
 				why += fmt.Sprintf(" Change %s was edited to state it.", strings.Join(edited, ", "))
+			case len(removed) > 0:
 			case lose.Variant == in.Base.Label:
 				if a, ok := baseAmendments(in, k, lose, *win); ok {
 					amendments = append(amendments, a)
