@@ -16,7 +16,7 @@ func checkRequirements(w *view) result {
 	if len(ref.Items) == 0 {
 		return result{note: "The reference holds no requirements or topics to cover"}
 	}
-	c := cover(w.d, ref)
+	c := cover(w.d, w.v.Label, ref)
 	note := fmt.Sprintf("%d/%d %s of the %s covered", c.matched, len(ref.Items), ref.unit(), referenceName(ref))
 	if c.matched < len(ref.Items) {
 		r := result{note: note + "; missing: " + joinMax(c.unmatched, 5)}
@@ -72,7 +72,9 @@ func checkOutOfScope(w *view) result {
 
 // checkNoHallucination (COR-1): the variant makes scorable claims, every
 // requirement id it mentions is defined in it or in the source (an id
-// defined nowhere is an invented requirement), and — in Mode B — none of
+// defined nowhere is an invented requirement; names of standards such as
+// UTF-8 or SHA-256, and lone ids outside any scheme, are not requirement
+// ids — see Reference), and — in Mode B — none of
 // its claims contradicts the source. Offline, facts outside the source
 // cannot be checked; this is what can.
 func checkNoHallucination(w *view) result {
@@ -86,7 +88,18 @@ func checkNoHallucination(w *view) result {
 			defined[m.ID] = true
 		}
 	}
-	for _, m := range mentionsOf(w.d) {
+	ms := mentionsOf(w.d)
+	siblings := map[string]int{}
+	for _, m := range ms {
+		siblings[idPrefix(m.ID)]++
+	}
+	for _, m := range ms {
+		// "SHA-256" names a standard, and a lone "N-1" or "UC-2" that no
+		// other id shares a prefix with is no claim to a requirement
+		// scheme: neither can be an invented requirement.
+		if isStandardPrefix(m.ID) || (siblings[idPrefix(m.ID)] < 2 && !structuredNumber(m.ID)) {
+			continue
+		}
 		if !m.defined && !defined[m.ID] {
 			return result{cites: []Citation{w.citeAt(m.offset)},
 				note: fmt.Sprintf("Cites %s, which neither the variant nor the source defines", m.ID)}
