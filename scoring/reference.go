@@ -278,19 +278,37 @@ func topicsOf(docs []*diff.Document, requirements bool) []Requirement {
 	return out
 }
 
-// alignedTopics returns the topics of the step 1 alignment whose content
-// the analysis compares, each with the variants that cover it — those
-// whose aligned section bears content. ok is false when an does not align
-// exactly these variants (nil, another count, other documents), and the
-// caller falls back to matching titles. With requirements set, topics that
-// carry no requirements (glossary, references, change log) are left out.
+// alignedTopics returns the topics of the step 1 alignment that are a
+// top-level section of at least one variant, each with the variants that
+// cover it — those whose aligned section, at any depth, bears content. A
+// subsection only one variant has ("Key Actions" under each of its
+// phases) is that variant's structure, not a topic the others lack: the
+// others state the same under the enclosing topic. ok is false when an
+// does not align exactly these variants (nil, another count, other
+// documents), and the caller falls back to matching titles. With
+// requirements set, topics that carry no requirements (glossary,
+// references, change log) are left out.
 func alignedTopics(vs []Variant, an *diff.Analysis, requirements bool) (items []Requirement, ok bool) {
 	if !alignsVariants(vs, an) {
 		return nil, false
 	}
+	top := make([][]bool, len(vs))
+	for v, x := range vs {
+		top[v] = make([]bool, len(x.Doc.Sections))
+		for _, si := range x.Doc.TopLevel() {
+			top[v][si] = true
+		}
+	}
 	for _, t := range an.Topics {
 		title := strings.TrimSpace(refs.StripNumber(t.Title))
 		if !t.Compared || title == "" || isContents(title) || (requirements && reNoRequirements.MatchString(title)) {
+			continue
+		}
+		topLevel := false
+		for v, si := range t.Sections {
+			topLevel = topLevel || (si >= 0 && top[v][si])
+		}
+		if !topLevel {
 			continue
 		}
 		secs := map[string]int{}
