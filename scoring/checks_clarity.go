@@ -130,20 +130,6 @@ func findAcronyms(s string) [][]int {
 
 func isUpper(c byte) bool { return c >= 'A' && c <= 'Z' }
 
-// commonAcronyms need no definition: every technical reader knows them.
-var commonAcronyms = map[string]bool{
-	"API": true, "URL": true, "URI": true, "HTTP": true, "HTTPS": true, "JSON": true, "XML": true, "YAML": true,
-	"HTML": true, "CSS": true, "SQL": true, "ID": true, "IDS": true, "UI": true, "UX": true, "CPU": true, "GPU": true,
-	"RAM": true, "OS": true, "IO": true, "PDF": true, "CSV": true, "USB": true, "TCP": true, "UDP": true, "IP": true,
-	"DNS": true, "TLS": true, "SSL": true, "SSH": true, "REST": true, "UTC": true, "ISO": true, "ASCII": true,
-	"UTF": true, "AM": true, "PM": true, "OK": true, "FAQ": true, "CI": true, "CD": true, "CLI": true, "SDK": true,
-	"KB": true, "MB": true, "GB": true, "TB": true, "KIB": true, "MIB": true, "GIB": true, "TIB": true, "MS": true,
-	"MUST": true, "SHALL": true, "SHOULD": true, "MAY": true, "NOT": true, "REQUIRED": true, "RECOMMENDED": true,
-	"OPTIONAL": true, "AND": true, "OR": true, "TODO": true, "TBD": true, "NA": true, "N/A": true, "US": true, "EU": true,
-	"UK": true, "CRUD": true, "RFC": true, "QA": true, "PR": true, "FR": true, "NFR": true, "REQ": true,
-	"TTL": true, "RPS": true, "QPS": true, "UUID": true, "CPUS": true,
-}
-
 // acronymDefinitions returns the acronyms the variant expands, at their
 // definition.
 func acronymDefinitions(w *view) []acronymDef {
@@ -216,8 +202,10 @@ func initialsMatch(acr, phrase string) bool {
 	return len(initials) > 0
 }
 
-// checkAcronyms (CLA-4): every acronym used (common ones like API or HTTP,
-// requirement-id prefixes and named technologies aside) is expanded or
+// checkAcronyms (CLA-4): every acronym used (well-known ones like API,
+// UTF-8, SHA-256 or JWT — see terms.go —, requirement-id prefixes, named
+// technologies, the document's enumerated values such as ACCEPT or
+// PENDING — see values.go — and anything in inline code aside) is expanded or
 // glossed where it first appears — "Service Level Objective (SLO)", "SLO
 // (Service Level Objective)", or a glossary entry "SLO: …" before its first
 // use — and at least one term is defined.
@@ -230,17 +218,26 @@ func checkAcronyms(w *view) result {
 		}
 	}
 	seen := map[string]bool{}
+	values := enumeratedValues(w.d)
+	for _, m := range mentionsOf(w.d) { // "NRs" are the document's NR-… ids
+		values[idPrefix(m.ID)] = true
+	}
 	for _, l := range w.lines {
 		if l.heading {
 			continue
 		}
-		for _, loc := range findAcronyms(l.text) {
-			a := strings.TrimSuffix(l.text[loc[0]:loc[1]], "s")
-			if seen[a] || commonAcronyms[a] || len(a) < 2 || len(a) > 8 {
+		text := maskCode(l.text) // code is not prose: `TIMEOUT` is no acronym
+		for _, loc := range findAcronyms(text) {
+			tok := text[loc[0]:loc[1]]
+			a := strings.TrimSuffix(tok, "s")
+			if seen[a] || values[tok] || values[a] || isKnownAcronym(a) || len(a) < 2 || len(a) > 8 {
 				continue
 			}
-			if loc[1] < len(l.text) && l.text[loc[1]] == '-' { // a requirement id: FR-001
+			if loc[1] < len(text) && text[loc[1]] == '-' { // a requirement id: FR-001
 				continue
+			}
+			if loc[1]+1 < len(text) && text[loc[1]] == '.' && text[loc[1]+1] >= 'a' && text[loc[1]+1] <= 'z' {
+				continue // a file name: SKILL.md
 			}
 			if _, tech := lexicon.Technology(a); tech {
 				continue

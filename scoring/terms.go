@@ -38,6 +38,65 @@ var standardPrefixes = setOf(
 	"GPT", "CLAUDE", "LLAMA", "COVID",
 )
 
+// knownAcronyms need no definition: every technical reader knows them.
+// A token is looked up upper-cased and without a trailing version
+// ("SHA256" → "SHA", "HTTP2" → "HTTP", "MD5" → "MD").
+var knownAcronyms = setOf(
+	// the web, data formats, files
+	"API", "URL", "URI", "HTTP", "HTTPS", "JSON", "XML", "YAML", "YML", "TOML", "INI", "HTML", "CSS", "SQL", "CSV", "TSV",
+	"PDF", "PNG", "JPEG", "JPG", "GIF", "SVG", "ZIP", "GZIP", "TAR", "MIME", "REST", "CRUD", "RPC", "GRPC", "SOAP",
+	"WS", "WSS", "SSE", "CORS", "CSRF", "XSS", "DOM", "AJAX", "CDN", "JWT", "JWS", "JWE", "JWK", "OIDC", "OAUTH",
+	"SAML", "LDAP", "SSO", "MFA", "TOTP", "OTP", "RBAC", "ACL", "IAM", "PII",
+	// networks and protocols
+	"TCP", "UDP", "IP", "IPV", "DNS", "TLS", "SSL", "SSH", "SFTP", "FTP", "SMTP", "IMAP", "POP", "NTP", "DHCP", "VPN",
+	"LAN", "WAN", "NAT", "MQTT", "AMQP", "SNMP", "QUIC", "WEBRTC",
+	// encodings, hashes, crypto
+	"UTF", "ASCII", "UNICODE", "SHA", "MD", "CRC", "HMAC", "AES", "RSA", "ECDSA", "PEM", "DER", "PKI", "CA", "GPG", "PGP",
+	// standards and bodies
+	"ISO", "IEC", "IEEE", "RFC", "NIST", "FIPS", "OWASP", "CVE", "CWE", "GDPR", "HIPAA", "PCI", "SOC", "W3C", "ECMA",
+	"ANSI", "UTC", "GMT", "POSIX",
+	// computing
+	"CPU", "GPU", "RAM", "SSD", "HDD", "OS", "IO", "USB", "VM", "UI", "UX", "GUI", "TUI", "CLI", "SDK", "IDE", "ID", "IDS",
+	"UUID", "GUID", "URL", "CI", "CD", "QA", "PR", "MR", "LLM", "AI", "ML", "FAQ", "TTL", "RPS", "QPS", "CPUS",
+	"KB", "MB", "GB", "TB", "KIB", "MIB", "GIB", "TIB", "MS", "NS", "US", "AM", "PM", "OK",
+	// files, processes, logs, signals
+	"NDJSON", "JSONL", "LOC", "SLOC", "EOF", "EOL", "CRLF", "LF", "STDIN", "STDOUT", "STDERR", "PID", "TTY", "ENV",
+	"DEBUG", "INFO", "WARN", "WARNING", "ERROR", "FATAL", "TRACE", "CRITICAL",
+	"SIGINT", "SIGTERM", "SIGKILL", "SIGHUP", "SIGQUIT", "SIGUSR", "SIGCHLD", "SIGPIPE",
+	// business shorthand
+	"KPI", "ROI", "ETA", "ASAP", "FYI", "TLDR", "MVP", "POC",
+	// RFC 2119 keywords and document shorthand
+	"MUST", "SHALL", "SHOULD", "MAY", "NOT", "REQUIRED", "RECOMMENDED", "OPTIONAL", "AND", "OR", "TODO", "TBD", "NA",
+	"N/A", "FIXME", "WIP", "EU", "UK", "FR", "NFR", "REQ",
+)
+
+// emphasisWords are plain English words that documents write in capitals
+// for emphasis ("the field IS used", "run ONE task", "BEFORE LAUNCH"):
+// words, not acronyms.
+var emphasisWords = setOf(
+	"IS", "ARE", "WAS", "WERE", "BE", "NO", "ALL", "ANY", "ONLY", "NEVER", "ALWAYS", "NONE", "EACH", "EVERY", "BOTH",
+	"ONE", "TWO", "THREE", "BEFORE", "AFTER", "DO", "DOES", "DONT", "WILL", "WONT", "CAN", "CANNOT", "WITHOUT", "WITH",
+	"EXACTLY", "NEW", "OLD", "YES", "IF", "THEN", "ELSE", "WHEN", "BUT", "ALSO", "MORE", "LESS", "SAME", "THE", "THIS",
+	"THAT", "IT", "IN", "ON", "OF", "TO", "AT", "BY", "FOR", "NOW", "ONCE", "FIRST", "LAST", "ALREADY", "STILL",
+	"IMPORTANT", "NOTE", "CAUTION", "DEPRECATED", "BREAKING", "DONE", "STOP", "WHY", "WHAT", "HOW",
+)
+
+// englishSuffix reports a capitalised English word by its ending: five
+// letters or more ending in -ED, -ING, -TION, -SION, -MENT, -NESS or -ABLE
+// ("FIXED", "VERIFIED", "BLOCKING", "DEPRECATION"). Acronyms that long with those
+// endings are rare; status words written in capitals are not.
+func englishSuffix(t string) bool {
+	if len(t) < 5 || strings.ContainsAny(t, "0123456789_") {
+		return false
+	}
+	for _, suf := range []string{"ED", "ING", "TION", "SION", "MENT", "NESS", "ABLE"} {
+		if strings.HasSuffix(t, suf) {
+			return true
+		}
+	}
+	return false
+}
+
 // isStandardPrefix reports whether id ("SHA-256") is the name of a
 // standard, algorithm or version rather than a requirement id.
 func isStandardPrefix(id string) bool {
@@ -48,6 +107,21 @@ func isStandardPrefix(id string) bool {
 	}
 	prefix, _, _ := strings.Cut(id, "-")
 	return standardPrefixes[prefix]
+}
+
+// isKnownAcronym reports whether a token needs no definition: a
+// well-known acronym, with or without a version suffix, or an English word
+// in capitals (for emphasis, or a status such as VERIFIED).
+func isKnownAcronym(tok string) bool {
+	t := strings.ToUpper(tok)
+	if knownAcronyms[t] {
+		return true
+	}
+	if emphasisWords[t] || englishSuffix(t) {
+		return true
+	}
+	bare := strings.TrimRight(t, "0123456789.")
+	return bare != t && len(bare) >= 2 && knownAcronyms[bare]
 }
 
 func setOf(items ...string) map[string]bool {
