@@ -41,7 +41,7 @@ func checkUnambiguous(w *view) result {
 // number, date, threshold, named technology or measurable criterion.
 func checkConcrete(w *view) result {
 	total := 0
-	var concrete []line
+	var concrete, abstract []line
 	contents := contentsSections(w.d)
 	ind := w.d.BlockIndicators()
 	for bi, b := range w.d.Blocks {
@@ -51,6 +51,8 @@ func checkConcrete(w *view) result {
 		total++
 		if ind[bi].Concrete > 0 {
 			concrete = append(concrete, w.blockLine(bi))
+		} else {
+			abstract = append(abstract, w.blockLine(bi))
 		}
 	}
 	if total == 0 {
@@ -58,7 +60,8 @@ func checkConcrete(w *view) result {
 	}
 	note := fmt.Sprintf("%d of %d statements concrete (%.0f%%)", len(concrete), total, 100*float64(len(concrete))/float64(total))
 	if 2*len(concrete) < total {
-		return result{cites: w.cites(concrete, 1), note: note + "; at least 50% needed"}
+		// The flaw is the abstract statements: cite them, not a concrete one.
+		return result{cites: w.cites(abstract, 2), note: note + "; at least 50% needed; abstract at " + lineList(abstract, 5)}
 	}
 	return result{met: true, cites: w.cites(concrete, 2), note: note}
 }

@@ -108,18 +108,30 @@ func (w *view) risks() []risk {
 // checkRisksAssessed (RSK-1): at least three risks each with a probability
 // and an impact (table columns, or "probability: …, impact: …").
 func checkRisksAssessed(w *view) result {
-	var assessed []line
-	for _, r := range w.risks() {
+	var assessed, bare []line
+	rs := w.risks()
+	for _, r := range rs {
 		if r.assessed {
 			assessed = append(assessed, r.line)
+		} else {
+			bare = append(bare, r.line)
 		}
 	}
 	note := fmt.Sprintf("%d risk(s) with probability and impact", len(assessed))
 	if len(assessed) < 3 {
-		if len(assessed) == 0 {
+		if len(rs) == 0 {
 			return w.notFound("risks with probability and impact")
 		}
-		return result{cites: w.cites(assessed, 3), note: note + "; at least 3 needed"}
+		// Cite what shows the shortfall: the risks without an assessment
+		// (the flaw), or else the few assessed ones (too few).
+		cites := w.cites(bare, 2)
+		if len(bare) == 0 {
+			cites = w.cites(assessed, 3)
+		}
+		if len(bare) > 0 {
+			note += fmt.Sprintf("; %d identified without them at %s", len(bare), lineList(bare, 5))
+		}
+		return result{cites: cites, note: note + "; at least 3 needed"}
 	}
 	return w.found(assessed, note+" at "+lineList(assessed, 5))
 }

@@ -168,13 +168,15 @@ func structuredNumber(id string) bool {
 type mention struct {
 	Requirement
 	defined bool // some heading, list item or table row opens with the id
-	offset  int  // where the id is first mentioned
+	offset  int  // where the id is first mentioned: the id itself, not its block
 }
 
 func mentionsOf(d *diff.Document) []mention {
 	var out []mention
 	at := map[string]int{}
-	visit := func(text string, cells []string, off int) {
+	// span is the source of the heading or block; the id's offset in it
+	// is where a citation of the mention points.
+	visit := func(text string, cells []string, span diff.Span) {
 		if strings.IndexByte(text, '-') < 0 {
 			return
 		}
@@ -187,15 +189,19 @@ func mentionsOf(d *diff.Document) []mention {
 				}
 				continue
 			}
+			off := span.Start
+			if i := indexFold(d.Text(span), id); i >= 0 {
+				off += i
+			}
 			at[key] = len(out)
 			out = append(out, mention{Requirement: Requirement{ID: key, Text: desc}, defined: def, offset: off})
 		}
 	}
 	walkText(d, func(si, bi int) {
 		if si >= 0 {
-			visit(d.Sections[si].Title, nil, d.Sections[si].Heading.Start)
+			visit(d.Sections[si].Title, nil, d.Sections[si].Heading)
 		} else if b := &d.Blocks[bi]; b.Kind != diff.Code && !b.Header {
-			visit(b.Text, b.Cells, b.Span.Start)
+			visit(b.Text, b.Cells, b.Span)
 		}
 	})
 	return out
