@@ -17,8 +17,9 @@ import (
 //
 //   - section numbers the document's own headings discuss as subjects — a
 //     review whose heading reads "3.1 §4.4 Replacement Text" reviews the
-//     other document's §4.4; its "§" references then all use the other
-//     document's numbering, and its "Section 4.4" does too;
+//     other document's §4.4 (when no heading of its own is numbered 4.4);
+//     its "§" references then all use the other document's numbering, and
+//     its "Section 4.4" does too;
 //   - in a document whose headings carry no numbers of their own, an
 //     unresolved "§" number beyond its count of top-level sections
 //     ("§14.5" in a proposal of ten unnumbered sections) names a section
@@ -74,9 +75,17 @@ func signBefore(d *diff.Document, off int) bool {
 var reHeadingSection = regexp.MustCompile(`(?i)(?:§§?|\bsections?)[ \t]*(\d+(?:\.\d+)*)`)
 
 // discussedSections collects the section numbers the document's headings
-// name as subjects (beyond the heading's own number).
+// name as subjects (beyond the heading's own number), unless a heading of
+// the document claims the number as its own: then "Section 4" may well
+// mean that heading.
 func discussedSections(d *diff.Document) map[string]bool {
 	var out map[string]bool
+	own := map[string]bool{}
+	for _, s := range d.Sections {
+		if n, _, _, ok := refs.HeadingNumber(s.Title); ok {
+			own[n] = true
+		}
+	}
 	for _, s := range d.Sections {
 		title := s.Title
 		if _, _, rest, ok := refs.HeadingNumber(title); ok {
@@ -86,10 +95,12 @@ func discussedSections(d *diff.Document) map[string]bool {
 			continue
 		}
 		for _, m := range reHeadingSection.FindAllStringSubmatch(title, -1) {
-			if out == nil {
-				out = map[string]bool{}
+			if n := strings.TrimSuffix(m[1], "."); !own[n] {
+				if out == nil {
+					out = map[string]bool{}
+				}
+				out[n] = true
 			}
-			out[strings.TrimSuffix(m[1], ".")] = true
 		}
 	}
 	return out
