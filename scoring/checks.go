@@ -62,7 +62,7 @@ var (
 	reExtFailure   = compile(`(?i)\bunavailab\w*|\boutages?\b|\bdown\b|\bfail\w*|\btime ?outs?\b|\bdegrad\w*|\brate[- ]limit\w*|\bdeprecat\w*`)
 	reMonitoring   = compile(`(?i)\bmonitor\w*|\balert\w*|\bdashboards?\b|\bobservability\b|\bmetrics?\b|\bhealth ?checks?\b|\bSL[OI]s?\b|\bcanar(?:y|ies)\b|\btelemetry\b|\btracing\b|\baudit log\w*|\bsmoke tests?\b|\bvalidation\b`)
 	reRiskH        = regexp.MustCompile(`(?i)\brisks?\b`)
-	reMitigation   = regexp.MustCompile(`(?i)mitigat\w*|fallback|contingenc\w*|roll ?back|workaround|fail ?over|countermeasure|response|→`)
+	reMitigation   = regexp.MustCompile(`(?i)mitigat\w*|fallback|contingenc\w*|roll ?back|workaround|fail ?over|countermeasure|response|→|->|=>|⇒`)
 
 	reCollections  = compile(`(?i)\bempty (?:lists?|sets?|collections?|queues?|batch(?:es)?|arrays?|inputs?|results?|pages?)\b|\b(?:zero|no|single|one) (?:items?|elements?|entries|entry|records?)\b|\bmax(?:imum)? (?:size|length|items|entries|batch)\b|\b(?:page|batch) size\b|\bat most \d+ (?:items|entries|records|elements)\b`)
 	reState        = compile(`(?i)\bconcurren\w*|\brace conditions?\b|\bsimultaneous\w*|\bidempoten\w*|\btransaction\w*|\block(?:s|ing)?\b|\bstate (?:machines?|transitions?)\b|\bconflicting (?:updates|writes|changes)\b`)

@@ -10,20 +10,19 @@ import (
 
 // checkRequirements (CMP-1): every item of the reference — the source's
 // requirements, or in Mode A the union of the variants' — is covered, as
-// requirement coverage measures it (id, three-word run, or topic).
+// requirement coverage measures it (id, three-word run, or topic). NOT MET
+// names what is missing and cites nothing: absence has no line.
 func checkRequirements(w *view) result {
 	ref := w.req.Reference
 	if len(ref.Items) == 0 {
 		return result{note: "The reference holds no requirements or topics to cover"}
 	}
-	c := cover(w.d, ref)
+	c := cover(w.d, w.v.Label, ref)
 	note := fmt.Sprintf("%d/%d %s of the %s covered", c.matched, len(ref.Items), ref.unit(), referenceName(ref))
 	if c.matched < len(ref.Items) {
-		r := result{note: note + "; missing: " + joinMax(c.unmatched, 5)}
-		if c.first >= 0 {
-			r.cites = []Citation{w.citeAt(c.first)}
-		}
-		return r
+		// What is missing has no line to quote; a covered item's line
+		// would cite the opposite of the verdict.
+		return result{note: fmt.Sprintf("%s; missing: %s — searched sections %s", note, joinMax(c.unmatched, 5), w.searched())}
 	}
 	if c.first < 0 {
 		return result{note: note}
@@ -71,8 +70,11 @@ func checkOutOfScope(w *view) result {
 }
 
 // checkNoHallucination (COR-1): the variant makes scorable claims, every
-// requirement id it mentions is defined in it or in the source (an id
-// defined nowhere is an invented requirement), and — in Mode B — none of
+// requirement id it mentions is defined in it, in the source or in the
+// reference (an id
+// defined nowhere is an invented requirement; names of standards such as
+// UTF-8 or SHA-256, and lone ids outside any scheme, are not requirement
+// ids — see Reference), and — in Mode B — none of
 // its claims contradicts the source. Offline, facts outside the source
 // cannot be checked; this is what can.
 func checkNoHallucination(w *view) result {
@@ -81,12 +83,30 @@ func checkNoHallucination(w *view) result {
 		return result{note: "No scorable claims to check"}
 	}
 	defined := map[string]bool{}
+	// In Mode A the reference holds the ids of schemes the variants share:
+	// an id the other variants use too is corroborated, not invented.
+	for _, it := range w.req.Reference.Items {
+		if it.ID != "" {
+			defined[it.ID] = true
+		}
+	}
 	if w.req.Source != nil {
 		for _, m := range mentionsOf(w.req.Source) {
 			defined[m.ID] = true
 		}
 	}
-	for _, m := range mentionsOf(w.d) {
+	ms := mentionsOf(w.d)
+	siblings := map[string]int{}
+	for _, m := range ms {
+		siblings[idPrefix(m.ID)]++
+	}
+	for _, m := range ms {
+		// "SHA-256" names a standard, and a lone "N-1" or "UC-2" that no
+		// other id shares a prefix with is no claim to a requirement
+		// scheme: neither can be an invented requirement.
+		if isStandardPrefix(m.ID) || (siblings[idPrefix(m.ID)] < 2 && !structuredNumber(m.ID)) {
+			continue
+		}
 		if !m.defined && !defined[m.ID] {
 			return result{cites: []Citation{w.citeAt(m.offset)},
 				note: fmt.Sprintf("Cites %s, which neither the variant nor the source defines", m.ID)}
@@ -145,18 +165,17 @@ func checkFeasible(w *view) result {
 // is written two ways ("Postgres" and "PostgreSQL") and no acronym is
 // expanded two ways.
 func checkTerminology(w *view) result {
-	type use struct {
-		spellings map[string]bool
-		lines     []line
-	}
-	terms := map[string]*use{}
+	terms := map[string]*termUse{}
 	var order []string
 	note := func(name, spelling string, l line) {
 		u := terms[name]
 		if u == nil {
-			u = &use{spellings: map[string]bool{}}
+			u = &termUse{spellings: map[string]bool{}}
 			terms[name] = u
 			order = append(order, name)
+		}
+		if !u.spellings[spelling] {
+			u.firsts = append(u.firsts, l)
 		}
 		u.spellings[spelling] = true
 		if n := len(u.lines); n == 0 || u.lines[n-1].no != l.no {
@@ -176,7 +195,9 @@ func checkTerminology(w *view) result {
 	for _, name := range order {
 		u := terms[name]
 		if len(u.spellings) > 1 {
-			return result{cites: w.cites(u.lines, 2),
+			// The first line of each spelling shows the flaw; the first two
+			// uses may well share one spelling.
+			return result{cites: w.cites(u.firsts, 2),
 				note: fmt.Sprintf("%s is written %d ways: %s", name, len(u.spellings), strings.Join(sortedKeys(u.spellings), ", "))}
 		}
 	}
@@ -187,6 +208,13 @@ func checkTerminology(w *view) result {
 		}
 	}
 	return result{note: "No technical term or defined acronym recurs, so consistency cannot be shown"}
+}
+
+// termUse is how a variant writes one term.
+type termUse struct {
+	spellings map[string]bool
+	lines     []line // every line using the term
+	firsts    []line // the first line of each spelling, in order
 }
 
 func notWordRune(r rune) bool {

@@ -16,14 +16,44 @@ type risk struct {
 	mitigated bool
 }
 
+// Risk registers name their assessment columns in full or by the usual
+// abbreviations: L or P (Lik., Prob.) for likelihood, I or Sev. for
+// impact, and "L×I" or "P/I" for a column holding both.
 var (
 	reRiskCol     = regexp.MustCompile(`(?i)\b(?:risks?|threats?|hazards?)\b`)
-	reProbCol     = regexp.MustCompile(`(?i)probability|likelihood`)
-	reImpactCol   = regexp.MustCompile(`(?i)impact|severity|consequence`)
+	reProbCol     = regexp.MustCompile(`(?i)probability|likelihood|^\W*(?:l|p|lik|prob)\.?\W*$`)
+	reImpactCol   = regexp.MustCompile(`(?i)impact|severity|consequence|^\W*(?:i|imp|sev)\.?\W*$`)
+	reBothCol     = regexp.MustCompile(`(?i)^\W*(?:l|p|likelihood|probability)\s*[/×x*]\s*(?:i|impact)\W*$`)
 	reMitigCol    = regexp.MustCompile(`(?i)mitigation|response|countermeasure|contingency|plan|action`)
-	reProbInline  = compile(`(?i)(?:probability|likelihood)\s*(?::|=|is)?\s*(?:\*\*)?\s*(?:low|medium|high|very \w+|\d+\s?%)`)
-	reImpactInlin = compile(`(?i)(?:impact|severity)\s*(?::|=|is)?\s*(?:\*\*)?\s*(?:low|medium|high|critical|very \w+|\d+)`)
+	reProbInline  = compile(`(?i)(?:probability|likelihood)\s*(?::|=|is)?\s*(?:\*\*)?\s*(?:low|medium|high|very \w+|\d+\s?%)|\b(?:L|P|Prob|Lik)\.?\s*[:=]\s*(?:\*\*)?(?:low|med(?:ium)?|high|very \w+|\d+\s?%|[LMH]\b)`)
+	reImpactInlin = compile(`(?i)(?:impact|severity)\s*(?::|=|is)?\s*(?:\*\*)?\s*(?:low|medium|high|critical|very \w+|\d+)|\b(?:I|Imp|Sev)\.?\s*[:=]\s*(?:\*\*)?(?:low|med(?:ium)?|high|critical|very \w+|\d+|[LMH]\b)`)
+	// reAssessment matches a likelihood or impact rating, to tell the
+	// text after a risk's colon that rates it from the text that treats it.
+	reAssessment = regexp.MustCompile(`(?i)\(?\b(?:probability|likelihood|impact|severity|prob|lik|imp|sev|L|P|I)\b\.?\s*(?::|=|is)?\s*(?:\*\*)?(?:very\s+)?(?:low|medium|med|high|critical|[LMH]\b|\d+\s?%?)(?:\*\*)?\)?[,;.]?`)
 )
+
+// mitigatedOnLine reports whether a risk's own line states what is done
+// about it: mitigation wording, an arrow ("->", "→", "=>") to the
+// response, or — under a risk heading or in a register — the text after
+// the risk's colon, once its likelihood and impact ratings are set aside
+// ("Replica lag: throttle the backfill").
+func mitigatedOnLine(text string) bool {
+	if reMitigation.MatchString(text) {
+		return true
+	}
+	rest := reAssessment.ReplaceAllString(text, " ")
+	_, after, ok := strings.Cut(rest, ": ")
+	if !ok {
+		return false
+	}
+	n := 0
+	for _, f := range strings.Fields(after) {
+		if strings.IndexFunc(f, func(r rune) bool { return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' }) >= 0 {
+			n++
+		}
+	}
+	return n >= 2
+}
 
 // risks finds the identified risks: rows of a table whose header names a
 // risk column or probability and impact columns, and list items under a
@@ -38,6 +68,8 @@ func (w *view) risks() []risk {
 			riskCol := false
 			for c, cell := range b.Cells {
 				switch {
+				case reBothCol.MatchString(cell):
+					prob, imp = c, c
 				case reProbCol.MatchString(cell):
 					prob = c
 				case reImpactCol.MatchString(cell):
@@ -55,7 +87,7 @@ func (w *view) risks() []risk {
 				r := bs[j]
 				cell := func(c int) bool { return c >= 0 && c < len(r.Cells) && strings.Trim(r.Cells[c], " -–—") != "" }
 				out = append(out, risk{line: w.blockLine(j), assessed: cell(prob) && cell(imp),
-					mitigated: cell(mit) || reMitigation.MatchString(r.Text)})
+					mitigated: cell(mit) || reMitigation.MatchString(r.Text) || (len(r.Cells) > 0 && mitigatedOnLine(r.Cells[0]))})
 				i = j
 			}
 			continue
@@ -67,7 +99,7 @@ func (w *view) risks() []risk {
 		inline := reProbInline.find(b.Text, lower) != nil && reImpactInlin.find(b.Text, lower) != nil
 		under := b.Section >= 0 && reRiskH.MatchString(w.d.Sections[b.Section].Title)
 		if inline || under {
-			out = append(out, risk{line: w.blockLine(i), assessed: inline, mitigated: reMitigation.MatchString(b.Text)})
+			out = append(out, risk{line: w.blockLine(i), assessed: inline, mitigated: mitigatedOnLine(b.Text)})
 		}
 	}
 	return out
@@ -76,18 +108,30 @@ func (w *view) risks() []risk {
 // checkRisksAssessed (RSK-1): at least three risks each with a probability
 // and an impact (table columns, or "probability: …, impact: …").
 func checkRisksAssessed(w *view) result {
-	var assessed []line
-	for _, r := range w.risks() {
+	var assessed, bare []line
+	rs := w.risks()
+	for _, r := range rs {
 		if r.assessed {
 			assessed = append(assessed, r.line)
+		} else {
+			bare = append(bare, r.line)
 		}
 	}
 	note := fmt.Sprintf("%d risk(s) with probability and impact", len(assessed))
 	if len(assessed) < 3 {
-		if len(assessed) == 0 {
+		if len(rs) == 0 {
 			return w.notFound("risks with probability and impact")
 		}
-		return result{cites: w.cites(assessed, 3), note: note + "; at least 3 needed"}
+		// Cite what shows the shortfall: the risks without an assessment
+		// (the flaw), or else the few assessed ones (too few).
+		cites := w.cites(bare, 2)
+		if len(bare) == 0 {
+			cites = w.cites(assessed, 3)
+		}
+		if len(bare) > 0 {
+			note += fmt.Sprintf("; %d identified without them at %s", len(bare), lineList(bare, 5))
+		}
+		return result{cites: cites, note: note + "; at least 3 needed"}
 	}
 	return w.found(assessed, note+" at "+lineList(assessed, 5))
 }

@@ -21,13 +21,21 @@
 //	quant_score = RC×0.30 + IC×0.25 + SR×0.15 + DC×0.15 + SC×0.15
 //
 // RC measures coverage of the [Reference] — the source's requirements in
-// Mode B, the union of the variants' requirements in Mode A — by id, by a
-// shared run of three significant words, or by section topic when there
-// are no ids. IC runs the step 1 contradiction detectors on each variant
-// alone. SR counts the shared lexicon's concrete and vague indicators. DC
-// resolves internal references with internal/refs; a document without
-// any scores 1.0. SC divides H2 counts by the largest. Running twice on the
-// same input gives identical scores.
+// Mode B, what the variants share in Mode A — by id, by a shared run of
+// three significant words, or by topic when there are no ids: the
+// source's sections that state something, or in Mode A the topics of the
+// step 1 alignment ([Input.Analysis]). Names of standards, hashes and
+// encodings (SHA-256, ISO-8601, UTF-8) are never requirement ids, nor is
+// one variant's private numbering in Mode A. IC runs the step 1
+// contradiction detectors on each variant alone. SR counts the shared
+// lexicon's concrete and vague indicators. DC resolves, with
+// internal/refs, the references to the document's own sections and ids
+// — not another document's section numbers, nor anything in code or on a
+// shell command line; a document without any scores 1.0. SC divides the
+// topics a variant covers by the most any variant covers (aligned topics
+// when the analysis is given, top-level titles otherwise; an empty heading
+// covers nothing). Running twice on the same input gives identical
+// scores.
 //
 // # Qualitative layer (50%)
 //

@@ -62,8 +62,10 @@ const (
 // Each metric, per the seed, with the edge cases this package settles:
 //
 //   - RC, requirement coverage: reference items the variant covers over
-//     reference items (see [Reference] and cover); an empty reference
-//     scores 1.0.
+//     reference items (see [Reference] and cover) — requirement ids, or
+//     the topics that carry requirements; never names of standards,
+//     hashes or encodings, nor heading counts. An empty reference scores
+//     1.0.
 //   - IC, internal consistency: 1 − contradictions ÷ scorable claims, with
 //     the step 1 detectors run on the variant alone; vague statements are
 //     not claims; a variant without claims scores 1.0 (nothing in it
@@ -73,45 +75,49 @@ const (
 //     metadata lines ("Status: Draft") are excluded, and requirement ids and
 //     internal references ("FR-012", "Section 3.2") are not quantities. No
 //     indicator at all scores 0.
-//   - DC, dependency completeness: resolved ÷ total internal references
-//     (sections, milestones, deliverables, "See [title]", anchors); URLs and
-//     other documents are excluded; a document without internal references
+//   - DC, dependency completeness: resolved ÷ total references to the
+//     document's own sections and ids (sections, milestones, deliverables,
+//     "See [title]", anchors); URLs, other documents, another document's
+//     section numbers and anything in code or on a shell command line are
+//     excluded (see ownReferences); a document without internal references
 //     scores 1.0 — nothing in it is left dangling.
-//   - SC, section coverage: H2 headings ÷ the most H2 headings of any
-//     variant; when no variant has an H2 every variant scores 1.0.
+//   - SC, section coverage: the topics the variant covers ÷ the most any
+//     variant covers — the step 1 alignment's topics when the input carries
+//     the analysis, else the variants' top-level titles (see countTopics);
+//     a heading with nothing under it covers nothing. When no variant
+//     covers a topic every variant scores 1.0.
 //
 // The variants are measured in parallel, at most limit at once: each
-// metric reads one variant only.
-func quantify(ctx context.Context, docs []*diff.Document, ref Reference, detectors []diff.ContradictionDetector, limit int) ([]QuantScore, error) {
-	out := make([]QuantScore, len(docs))
-	maxH2 := 0
-	for _, d := range docs {
-		maxH2 = max(maxH2, d.HeadingCounts()[1])
-	}
+// metric but SC reads one variant only, and SC's topic counts are taken
+// once for all of them.
+func quantify(ctx context.Context, vs []Variant, ref Reference, an *diff.Analysis, detectors []diff.ContradictionDetector, limit int) ([]QuantScore, error) {
+	out := make([]QuantScore, len(vs))
+	topics := countTopics(vs, an)
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(max(limit, 1))
-	for i, d := range docs {
+	for i, v := range vs {
 		g.Go(func() error {
 			if err := gctx.Err(); err != nil {
 				return err
 			}
+			d := v.Doc
 			if !onlyRules(detectors) {
-				q, err := quantifyOne(gctx, d, ref, detectors, maxH2)
-				out[i] = q
+				q, err := quantifyOne(gctx, d, v.Label, ref, detectors)
+				out[i] = q.withSC(topics.sectionCoverage(i))
 				return err
 			}
-			// With the rule detector alone the metrics depend on the
-			// document, the reference and the widest H2 count only:
-			// computed once, whoever asks first (Prepare or Score).
-			key := quantKey{reference: referenceKey(ref), maxH2: maxH2}
+			// With the rule detector alone the metrics but SC depend on the
+			// document, its label and the reference only: computed once,
+			// whoever asks first (Prepare or Score).
+			key := quantKey{reference: referenceKey(ref), label: v.Label}
 			m := d.Memo(key, func() any {
-				q, err := quantifyOne(context.WithoutCancel(gctx), d, ref, detectors, maxH2)
+				q, err := quantifyOne(context.WithoutCancel(gctx), d, v.Label, ref, detectors)
 				return quantMemo{q, err}
 			}).(quantMemo)
 			if m.err != nil {
 				return m.err
 			}
-			out[i] = m.q
+			out[i] = m.q.withSC(topics.sectionCoverage(i))
 			out[i].Unmatched = slices.Clone(m.q.Unmatched) // the memo's copy stays as it was
 			return gctx.Err()
 		})
@@ -124,7 +130,7 @@ func quantify(ctx context.Context, docs []*diff.Document, ref Reference, detecto
 
 type quantKey struct {
 	reference string
-	maxH2     int
+	label     string
 }
 
 type quantMemo struct {
@@ -132,10 +138,18 @@ type quantMemo struct {
 	err error
 }
 
-// quantifyOne computes one variant's five metrics and weighted score.
-func quantifyOne(ctx context.Context, d *diff.Document, ref Reference, detectors []diff.ContradictionDetector, maxH2 int) (QuantScore, error) {
+// withSC sets the section coverage and the weighted score.
+func (q QuantScore) withSC(sc Metric) QuantScore {
+	q.SC = sc
+	q.Score = q.RC.Score*WeightRC + q.IC.Score*WeightIC + q.SR.Score*WeightSR + q.DC.Score*WeightDC + q.SC.Score*WeightSC
+	return q
+}
+
+// quantifyOne computes one variant's RC, IC, SR and DC; SC and the weighted
+// score need every variant's topics and are set by withSC.
+func quantifyOne(ctx context.Context, d *diff.Document, label string, ref Reference, detectors []diff.ContradictionDetector) (QuantScore, error) {
 	var q QuantScore
-	cov := cover(d, ref)
+	cov := cover(d, label, ref)
 	q.RC = ratioMetric("requirement_coverage", "RC", WeightRC, cov.matched, len(ref.Items),
 		fmt.Sprintf("%d/%d %s matched", cov.matched, len(ref.Items), ref.unit()), "no requirements in the reference", 1)
 	q.Unmatched = cov.unmatched
@@ -153,16 +167,13 @@ func quantifyOne(ctx context.Context, d *diff.Document, ref Reference, detectors
 	}
 	q.IC = consistencyMetric(len(contradictions), len(claims))
 
-	report := refs.Check(d)
-	concrete, vague := specificity(d, report.Refs)
+	all := refs.Check(d)
+	report := ownReferences(d, all)
+	concrete, vague := specificity(d, all.Refs)
 	q.SR = ratioMetric("specificity_ratio", "SR", WeightSR, concrete, concrete+vague,
 		fmt.Sprintf("%d concrete / %d vague", concrete, vague), "no concrete or vague indicators", 0)
 	q.DC = ratioMetric("dependency_completeness", "DC", WeightDC, report.Resolved, report.Total,
 		fmt.Sprintf("%d/%d references resolved", report.Resolved, report.Total), "no internal references", 1)
-	h2 := d.HeadingCounts()[1]
-	q.SC = ratioMetric("section_coverage", "SC", WeightSC, h2, maxH2,
-		fmt.Sprintf("%d/%d H2 sections", h2, maxH2), "no H2 sections in any variant", 1)
-	q.Score = q.RC.Score*WeightRC + q.IC.Score*WeightIC + q.SR.Score*WeightSR + q.DC.Score*WeightDC + q.SC.Score*WeightSC
 	return q, nil
 }
 

@@ -3,6 +3,7 @@ package scoring
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -32,6 +33,7 @@ func TestRequirementCoverage(t *testing.T) {
 		want      []float64
 		detail    string // of the first variant
 		unmatched []string
+		analyse   bool // give the scorer the step 1 analysis
 	}{
 		{
 			name:   "Mode B ids, and a description matched by three consecutive words",
@@ -66,6 +68,47 @@ func TestRequirementCoverage(t *testing.T) {
 			want:   []float64{2.0 / 3, 2.0 / 3}, detail: "2/3 topics matched", unmatched: []string{"Timeline"},
 		},
 		{
+			name: "Mode B: standards, hashes and encodings in the source are not requirements",
+			source: parse(t, "std", "# Source\n\n## Export\n\n- FR-001: Write every export file as UTF-8.\n"+
+				"- FR-002: Sign each file with its SHA-256 digest.\n\nTimestamps follow ISO-8601; uploads use TLS 1.3 and HTTP/2.\n"),
+			docs: []string{"# V\n\nFR-001 holds. Stamps are ISO-8601, digests SHA-256, text UTF-8.\n", "# W\n\nNothing.\n"},
+			want: []float64{0.5, 0}, detail: "1/2 requirements matched", unmatched: []string{"FR-002"},
+		},
+		{
+			name:   "Mode A: one variant's own numbering is no shared requirement; the topics are",
+			source: nil,
+			docs: []string{"# V\n\n## Findings\n\n- MF-1: The cache is unbounded.\n- MF-2: Retries never stop.\n",
+				"# W\n\n## Findings\n\nThe cache has no bound.\n"},
+			want: []float64{1, 1}, detail: "1/1 topics matched",
+		},
+		{
+			name:   "Mode A: a lone number-like token is not a requirement",
+			source: nil,
+			docs: []string{"# V\n\n## Gate\n\nPhase N reads the report of phase N-1; see UC-2.\n",
+				"# W\n\n## Gate\n\nEach phase reads the previous report.\n\n## Tier\n\nDeep.\n"},
+			want: []float64{0.5, 1}, detail: "1/2 topics matched", unmatched: []string{"Tier"},
+		},
+		{
+			name:   "Mode A: a scheme two variants use counts every id of it",
+			source: nil,
+			docs:   []string{"# V\n\nCovers FR-001, FR-002 and FR-003.\n", "# W\n\nCovers FR-001.\n"},
+			want:   []float64{1, 1.0 / 3}, detail: "3/3 requirements matched",
+		},
+		{
+			name:   "Mode A: heading tallies are not topics — an empty heading covers nothing",
+			source: nil,
+			docs: []string{"# V\n\n## Scope\n\nThree services.\n\n## Risks\n\n## Timeline\n\n## Budget\n",
+				"# W\n\n## Scope\n\nTwo services.\n\n## Timeline\n\nQ3.\n"},
+			want: []float64{0.5, 1}, detail: "1/2 topics matched", unmatched: []string{"Timeline"},
+		},
+		{
+			name:   "Mode A with the step 1 analysis: its aligned topics are the reference",
+			source: nil, analyse: true,
+			docs: []string{"# V\n\n## Key Risks\n\nThe queue may overflow at 10k msgs/s.\n\n## Rollout Plan\n\nCanary 5% for 2 days.\n",
+				"# W\n\n## Risks & Mitigations\n\nThe queue may overflow at 10k msgs/s; shed load.\n"},
+			want: []float64{1, 0.5}, detail: "2/2 topics matched",
+		},
+		{
 			name:   "an empty reference scores 1.0",
 			source: nil,
 			docs:   []string{"Just text.\n", "More text.\n"},
@@ -78,9 +121,15 @@ func TestRequirementCoverage(t *testing.T) {
 			for _, s := range tc.docs {
 				docs = append(docs, parse(t, "v", s))
 			}
-			q, _ := quantOf(t, tc.source, docs...)
+			in := Input{Variants: variants(docs...), Source: tc.source}
+			if tc.analyse {
+				in = analysed(t, docs...)
+			}
+			q, ref, err := New().Quantitative(context.Background(), in)
+			require.NoError(t, err)
+			assert.Equal(t, tc.analyse, ref.Aligned)
 			for i, w := range tc.want {
-				assert.InDelta(t, w, q[i].RC.Score, 1e-9, "variant %d", i)
+				assert.InDelta(t, w, q[i].RC.Score, 1e-9, "variant %d: %s", i, q[i].RC.Detail)
 			}
 			assert.Equal(t, tc.detail, q[0].RC.Detail)
 			assert.Equal(t, tc.unmatched, q[0].Unmatched)
@@ -155,6 +204,21 @@ func TestDependencyCompleteness(t *testing.T) {
 			1, "2/2 references resolved"},
 		{"no internal references scores 1.0", "# T\n\nNothing refers to anything.\n", 1, "no internal references"},
 		{"an unresolved deliverable", "# T\n\nDeliverable D1.2 ships first.\n", 0, "0/1 references resolved"},
+		{"step numbers in a code block or a shell command are not section references",
+			"# T\n\n## 1. Setup\n\nSee Section 2.\n\n```bash\n# section 7: seed the database\n./seed.sh --section 7\n```\n\n" +
+				"$ ./migrate.sh --step 3  # section 5\n\n## 2. Use\n\nText.\n",
+			1, "1/1 references resolved"},
+		{"another document's sections, beyond an unnumbered outline, are external",
+			"# Proposal\n\n## Gate\n\nReuse the rubric of §14.5 and the checks of §11.3.\n\n## Tier\n\nSee the \"Gate\" section.\n",
+			1, "1/1 references resolved"},
+		{"a number a heading discusses is still the document's own when a heading claims it",
+			"# Review\n\n## 1. Scope\n\n### 1.1 Notes on the analysis (Section 2)\n\nSee Section 2 below.\n\n## 2. Design\n\nText.\n",
+			1, "1/1 references resolved"},
+		{"in an unnumbered document, Section 9 is still a broken reference",
+			"# Notes\n\n## Gate\n\nSee Section 9 for more.\n\n## Tier\n\nText.\n", 0, "0/1 references resolved"},
+		{"a review's § references name the reviewed document's sections",
+			"# Review\n\n## 1. Findings\n\n### 1.1 §4.4 Replacement Text\n\n§4.4 and §1.1 are both vague; see Section 2.\n\n## 2. Verdict\n\nText.\n",
+			1, "1/1 references resolved"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -165,16 +229,66 @@ func TestDependencyCompleteness(t *testing.T) {
 	}
 }
 
-func TestSectionCoverage(t *testing.T) {
-	four := "# T\n\n## A\n\n## B\n\n### B1\n\n## C\n\n## D\n"
-	two := "# T\n\n## A\n\n## B\n"
-	none := "# T\n\nText.\n"
-	q, _ := quantOf(t, nil, parse(t, "a", four), parse(t, "b", two), parse(t, "c", none))
-	assert.Equal(t, []float64{1, 0.5, 0}, []float64{q[0].SC.Score, q[1].SC.Score, q[2].SC.Score})
-	assert.Equal(t, "2/4 H2 sections", q[1].SC.Detail)
+// analysed returns an input of docs with their step 1 analysis.
+func analysed(t *testing.T, docs ...*diff.Document) Input {
+	t.Helper()
+	an, err := diff.Analyze(context.Background(), docs)
+	require.NoError(t, err)
+	return Input{Variants: variants(docs...), Analysis: an}
+}
 
-	q, _ = quantOf(t, nil, parse(t, "a", none), parse(t, "b", "Text.\n"))
-	assert.Equal(t, []float64{1, 1}, []float64{q[0].SC.Score, q[1].SC.Score}, "no H2 anywhere: every variant scores 1.0")
+// TestSectionCoverage: SC counts the topics a variant covers, not its H2
+// headings — with the step 1 alignment when the input carries it, else by
+// the variants' top-level titles.
+func TestSectionCoverage(t *testing.T) {
+	body := func(titles ...string) string {
+		s := "# Plan\n\n"
+		for _, ti := range titles {
+			s += ti + "\n\nThe " + strings.ToLower(strings.TrimLeft(ti, "# ")) + " work takes 3 days and needs 2 engineers.\n\n"
+		}
+		return s
+	}
+	tests := []struct {
+		name    string
+		docs    []string
+		analyse bool
+		want    []float64
+		detail  string // of the second variant
+	}{
+		{name: "heading tallies are not counted: empty headings cover nothing",
+			docs: []string{body("## Scope", "## Design", "## Rollout"),
+				"# Plan\n\n## Scope\n\nThe scope is 3 services.\n\n## A\n\n## B\n\n## C\n\n## D\n\n## E\n"},
+			want: []float64{1, 1.0 / 3}, detail: "1/3 topics covered, of 3 top-level topics"},
+		{name: "a subject split over several headings covers one topic per title",
+			docs: []string{body("## Scope", "## Design", "## Rollout"), body("## Scope", "## Scope Details", "## Design")},
+			want: []float64{1, 2.0 / 3}, detail: "2/3 topics covered, of 3 top-level topics"},
+		{name: "aligned topics: H1 phases meet H2 phases",
+			analyse: true,
+			docs: []string{body("## Phase 1: Schema migration", "## Phase 2: Backfill", "## Phase 3: Cut-over"),
+				"# Phase 1: Schema migration\n\nThe schema migration work takes 3 days.\n\n# Phase 2: Backfill\n\nThe backfill work takes 3 days.\n"},
+			want: []float64{1, 2.0 / 3}, detail: "2/3 topics covered, of 3 aligned topics"},
+		{name: "no topics anywhere scores 1.0",
+			docs: []string{"# T\n\nText.\n", "Text.\n"},
+			want: []float64{1, 1}, detail: "no topics in any variant"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var docs []*diff.Document
+			for i, src := range tc.docs {
+				docs = append(docs, parse(t, diff.Label(i), src))
+			}
+			in := Input{Variants: variants(docs...)}
+			if tc.analyse {
+				in = analysed(t, docs...)
+			}
+			q, _, err := New().Quantitative(context.Background(), in)
+			require.NoError(t, err)
+			for i, w := range tc.want {
+				assert.InDelta(t, w, q[i].SC.Score, 1e-9, "variant %d: %s", i, q[i].SC.Detail)
+			}
+			assert.Equal(t, tc.detail, q[1].SC.Detail)
+		})
+	}
 }
 
 func TestQuantScoreFormula(t *testing.T) {

@@ -9,198 +9,6 @@ import (
 	"github.com/crucible-go/crucible/internal/words"
 )
 
-// Reference is what requirement coverage (RC) measures every variant
-// against.
-//
-// In Mode B it comes from the source: its requirement ids (FR-001, NFR-12,
-// R-7, REQ-3.1, …) with their descriptions or, when the source has no ids,
-// its top-level section titles as topics. In Mode A there is no separate
-// source, so the reference is the union of the variants' requirements: every
-// id any variant states, described where a variant defines it, or — when no
-// variant uses ids — the union of their top-level section topics. A variant
-// then scores 1.0 when it covers everything any competitor covers.
-type Reference struct {
-	// From is "source" (Mode B) or "variants" (Mode A, the union).
-	From string `json:"from"`
-	// ByTopic is set when the reference has no requirement ids and holds
-	// section-level topics instead.
-	ByTopic bool          `json:"by_topic,omitempty"`
-	Items   []Requirement `json:"items"`
-}
-
-// Requirement is one item of the [Reference]: a requirement id and its
-// description, or (ID empty) a section-level topic.
-type Requirement struct {
-	ID   string `json:"id,omitempty"` // upper case: "FR-001"
-	Text string `json:"text"`         // the description, or the topic's title
-}
-
-// unit returns what the reference counts, for metric details.
-func (r Reference) unit() string {
-	if r.ByTopic {
-		return "topics"
-	}
-	return "requirements"
-}
-
-// Reference sources.
-const (
-	FromSource   = "source"
-	FromVariants = "variants"
-)
-
-// topicOverlap is the word overlap at which two titles name the same topic
-// (the diff step's threshold).
-const topicOverlap = 0.6
-
-// buildReference derives the reference from the source, or from the union
-// of the variants when there is none.
-func buildReference(source *diff.Document, docs []*diff.Document) Reference {
-	if source != nil {
-		ref := Reference{From: FromSource, Items: requirementsOf(source)}
-		if len(ref.Items) == 0 {
-			ref.ByTopic = true
-			ref.Items = topicsOf([]*diff.Document{source})
-		}
-		return ref
-	}
-	ref := Reference{From: FromVariants}
-	seen := map[string]int{}
-	for _, d := range docs {
-		for _, r := range requirementsOf(d) {
-			if _, ok := seen[r.ID]; ok {
-				continue
-			}
-			seen[r.ID] = len(ref.Items)
-			ref.Items = append(ref.Items, r)
-		}
-	}
-	if len(ref.Items) == 0 {
-		ref.ByTopic = true
-		ref.Items = topicsOf(docs)
-	}
-	return ref
-}
-
-// requirementsOf returns the requirement ids of d in document order, each
-// with its description: the rest of the heading, list item or table row the
-// id opens (a definition), or else the text of its first mention.
-func requirementsOf(d *diff.Document) []Requirement {
-	ms := mentionsOf(d)
-	out := make([]Requirement, len(ms))
-	for i, m := range ms {
-		out[i] = m.Requirement
-	}
-	return out
-}
-
-// mention is a requirement id as a document uses it.
-type mention struct {
-	Requirement
-	defined bool // some heading, list item or table row opens with the id
-	offset  int  // where the id is first mentioned
-}
-
-func mentionsOf(d *diff.Document) []mention {
-	var out []mention
-	at := map[string]int{}
-	visit := func(text string, cells []string, off int) {
-		if strings.IndexByte(text, '-') < 0 {
-			return
-		}
-		for _, id := range lexicon.RequirementIDs(text) {
-			key := strings.ToUpper(id)
-			desc, def := describe(text, cells, id)
-			if i, ok := at[key]; ok {
-				if def && !out[i].defined {
-					out[i].Text, out[i].defined = desc, true
-				}
-				continue
-			}
-			at[key] = len(out)
-			out = append(out, mention{Requirement: Requirement{ID: key, Text: desc}, defined: def, offset: off})
-		}
-	}
-	walkText(d, func(si, bi int) {
-		if si >= 0 {
-			visit(d.Sections[si].Title, nil, d.Sections[si].Heading.Start)
-		} else if b := &d.Blocks[bi]; b.Kind != diff.Code && !b.Header {
-			visit(b.Text, b.Cells, b.Span.Start)
-		}
-	})
-	return out
-}
-
-// walkText calls f for every section heading (with its index as si, bi
-// -1) and every block (si -1, bi its index), in document order.
-func walkText(d *diff.Document, f func(si, bi int)) {
-	si, bi := 0, 0
-	for si < len(d.Sections) || bi < len(d.Blocks) {
-		if bi == len(d.Blocks) || (si < len(d.Sections) && d.Sections[si].Span.Start <= d.Blocks[bi].Span.Start) {
-			f(si, -1)
-			si++
-			continue
-		}
-		f(-1, bi)
-		bi++
-	}
-}
-
-// describe returns the description of id in text and whether text defines
-// it: the id opens the text (or the first table cell is the id).
-func describe(text string, cells []string, id string) (string, bool) {
-	if len(cells) > 1 && strings.EqualFold(strings.TrimSpace(cells[0]), id) {
-		return strings.TrimSpace(strings.Join(cells[1:], " ")), true
-	}
-	t := strings.TrimLeft(text, " *_[(")
-	if len(t) >= len(id) && strings.EqualFold(t[:len(id)], id) {
-		return strings.TrimSpace(strings.TrimLeft(t[len(id):], " :-–—.)]|*_")), true
-	}
-	return strings.TrimSpace(text), false
-}
-
-// topicsOf returns the top-level section titles of docs, numbers stripped,
-// merging titles that name the same topic; tables of contents are not
-// topics.
-func topicsOf(docs []*diff.Document) []Requirement {
-	var out []Requirement
-	var sets []words.Set
-	for _, d := range docs {
-		for _, i := range d.TopLevel() {
-			title := refs.StripNumber(d.Sections[i].Title)
-			if isContents(title) || strings.TrimSpace(title) == "" {
-				continue
-			}
-			set := words.NewSet(title)
-			dup := false
-			for j, s := range sets {
-				if sameTopic(title, set, out[j].Text, s) {
-					dup = true
-					break
-				}
-			}
-			if !dup {
-				out = append(out, Requirement{Text: title})
-				sets = append(sets, set)
-			}
-		}
-	}
-	return out
-}
-
-func sameTopic(a string, as words.Set, b string, bs words.Set) bool {
-	return strings.EqualFold(strings.TrimSpace(a), strings.TrimSpace(b)) || as.Dice(bs) >= topicOverlap
-}
-
-// isContents reports whether a section title names a table of contents.
-func isContents(title string) bool {
-	switch strings.ToLower(strings.TrimSpace(refs.StripNumber(title))) {
-	case "contents", "table of contents", "toc":
-		return true
-	}
-	return false
-}
-
 // coverage is how much of the reference one variant covers.
 type coverage struct {
 	matched   int
@@ -210,13 +18,29 @@ type coverage struct {
 	first int
 }
 
-// cover measures d against ref: an id counts when the variant mentions it
-// anywhere (a grep of the whole text); a requirement without its id counts
-// when its description and the variant share a run of at least three
-// consecutive significant words (the seed's fuzzy match); a topic counts
-// when a section title of the variant names it.
-func cover(d *diff.Document, ref Reference) coverage {
+// cover measures d, the variant labelled label, against ref: an id counts
+// when the variant mentions it anywhere (a grep of the whole text); a
+// requirement without its id counts when its description and the variant
+// share a run of at least three consecutive significant words (the seed's
+// fuzzy match); a topic of the step 1 alignment counts when the variant's
+// aligned section bears content; any other topic counts when a section of
+// the variant with content is titled for it.
+func cover(d *diff.Document, label string, ref Reference) coverage {
 	c := coverage{first: -1}
+	if ref.Aligned {
+		for _, item := range ref.Items {
+			si, ok := item.Sections[label]
+			if !ok || si < 0 || si >= len(d.Sections) {
+				c.unmatched = append(c.unmatched, item.Text)
+				continue
+			}
+			c.matched++
+			if c.first < 0 {
+				c.first = d.Sections[si].Heading.Start
+			}
+		}
+		return c
+	}
 	if ref.ByTopic {
 		var sets []words.Set
 		for _, s := range d.Sections {
@@ -226,7 +50,7 @@ func cover(d *diff.Document, ref Reference) coverage {
 			is := words.NewSet(item.Text)
 			found := -1
 			for i, s := range d.Sections {
-				if s.Depth >= 1 && sameTopic(refs.StripNumber(s.Title), sets[i], item.Text, is) {
+				if s.Depth >= 1 && sameTopic(refs.StripNumber(s.Title), sets[i], item.Text, is) && bearsContent(d, i) {
 					found = i
 					break
 				}

@@ -120,8 +120,11 @@ func referenceKey(r Reference) string {
 	if r.ByTopic {
 		b.WriteString("/topics")
 	}
+	if r.Aligned {
+		b.WriteString("/aligned")
+	}
 	for _, it := range r.Items {
-		b.WriteString("|" + it.ID + ":" + it.Text)
+		b.WriteString("|" + it.ID + ":" + it.Text + sectionsKey(it.Sections))
 	}
 	return b.String()
 }

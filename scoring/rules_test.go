@@ -17,7 +17,7 @@ func judgeOne(t *testing.T, id string, doc, source *diff.Document) Verdict {
 	c, ok := ExtendedRubric().Criterion(id)
 	require.True(t, ok, id)
 	req := RubricRequest{Pass: Pass1, Variants: []Variant{{Label: "A", Doc: doc}}, Criteria: []Criterion{c},
-		Source: source, Reference: buildReference(source, []*diff.Document{doc})}
+		Source: source, Reference: buildReference(source, []Variant{{Label: "A", Doc: doc}}, nil)}
 	got, err := RuleJudge{}.Evaluate(context.Background(), req)
 	require.NoError(t, err)
 	require.Len(t, got.Verdicts, 1)

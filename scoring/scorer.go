@@ -105,9 +105,8 @@ func (s *HybridScorer) Quantitative(ctx context.Context, in Input) ([]QuantScore
 	if err != nil {
 		return nil, Reference{}, err
 	}
-	docs := documents(vs)
-	ref := buildReference(in.Source, docs)
-	q, err := quantify(ctx, docs, ref, s.detectors, s.limit)
+	ref := buildReference(in.Source, vs, in.Analysis)
+	q, err := quantify(ctx, vs, ref, in.Analysis, s.detectors, s.limit)
 	return q, ref, err
 }
 
@@ -123,9 +122,8 @@ func (s *HybridScorer) Prepare(ctx context.Context, in Input) error {
 	if err != nil {
 		return err
 	}
-	docs := documents(vs)
-	ref := buildReference(in.Source, docs)
-	if _, err := quantify(ctx, docs, ref, s.detectors, s.limit); err != nil {
+	ref := buildReference(in.Source, vs, in.Analysis)
+	if _, err := quantify(ctx, vs, ref, in.Analysis, s.detectors, s.limit); err != nil {
 		return err
 	}
 	if _, ok := s.judge.(RuleJudge); !ok {
@@ -153,9 +151,8 @@ func (s *HybridScorer) Score(ctx context.Context, in Input) (*Scorecard, error) 
 	if err != nil {
 		return nil, err
 	}
-	docs := documents(vs)
-	ref := buildReference(in.Source, docs)
-	quant, err := quantify(ctx, docs, ref, s.detectors, s.limit)
+	ref := buildReference(in.Source, vs, in.Analysis)
+	quant, err := quantify(ctx, vs, ref, in.Analysis, s.detectors, s.limit)
 	if err != nil {
 		return nil, fmt.Errorf("scoring: quantitative layer: %w", err)
 	}

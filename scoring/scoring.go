@@ -42,7 +42,11 @@ type Input struct {
 	// Analysis is the step 1 result, computed over the variants in the
 	// same order as Variants; it locates the debate points in the variants'
 	// sections, and its unique contributions rated Medium or High become
-	// strengths to preserve or incorporate. May be nil.
+	// strengths to preserve or incorporate. Its Topics are what section
+	// coverage counts and, in Mode A without shared requirement ids, what
+	// requirement coverage measures against. May be nil: the metrics then
+	// match the variants' top-level titles instead. An analysis of other
+	// documents (another count, other names) is not used for the metrics.
 	Analysis *diff.Analysis
 	// Debate holds the step 2 outcomes; nil or empty when the debate was
 	// skipped. Its points won decide tiebreaker level 1, and the points a

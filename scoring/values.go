@@ -1,0 +1,184 @@
+package scoring
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/crucible-go/crucible/diff"
+)
+
+// A document's enumerated values — verdict words (ACCEPT, REJECT,
+// MODIFY), states (PENDING, RUNNING, DONE), severities, enum members —
+// are written in capitals like acronyms, but they stand for themselves:
+// the document lists them, and a reader needs no expansion of "REJECT".
+// The acronym test (CLA-4) sets them aside. A capitalised word is a value
+// when the document uses it as one:
+//
+//   - in a chain of capitalised words joined by "/", "|", "+" or an arrow
+//     (and commas or "or" beside them): "PASS/FAIL/DEFERRED", "PENDING →
+//     RUNNING → DONE, or FAILED", "BLOCKING+WARNING";
+//   - after a label that introduces values — verdict, status, state,
+//     decision, outcome, result, severity, priority, rating, disposition,
+//     classification, level, tier, mode, recommendation, assessment,
+//     grade, values, "one of", "mark(ed) as", "set to", "returns" — the
+//     capitalised words that open what
+//     follows it, after a colon, an opening parenthesis or a space: "**Verdict**:
+//     **REFUTED**", "one verdict: ACCEPT, REJECT or MODIFY", "7 values
+//     (NONE, CHECKING, PASS)", "status PASS" (but of "Status: BLOCKED
+//     until the TQ drains" only BLOCKED);
+//   - opening the cells of a table column, other than the first, in at
+//     least two rows ("| ✅ PROCEED |", "| **VERIFIED** |"), or of any
+//     column whose header is such a label;
+//   - inside inline code (`PASS_RECOVERED`), which is code, not prose; as
+//     a code identifier in prose: an assignment ("RUNNING=208") or a
+//     member ("PhaseStatus.SKIPPED"); or quoted on its own ("STILL OPEN");
+//   - in a list (commas, "or", "and") with another value or an identifier
+//     with an underscore ("INCOMPLETE, HALT, TIMEOUT" beside RUNNING=208),
+//     or that a noun calls values ("RELEASE, MILESTONE, and TASK values").
+//
+// A capitalised word used only in prose, outside these shapes, is still an
+// acronym the document must define — "SLO, SLI and SLA" stays a list of
+// acronyms.
+
+const valueLabels = `verdicts?|status(?:es)?|states?|decisions?|outcomes?|results?|severit(?:y|ies)|priorit(?:y|ies)|ratings?|dispositions?|classifications?|levels?|tiers?|modes?|recommendations?|assessments?|grades?`
+
+var (
+	reCapsWord = regexp.MustCompile(`\b[A-Z][A-Z0-9_]+\b`)
+	// reValueChain matches capitalised words joined by "/", "|", "+",
+	// arrows, commas, "or" and "and"; a chain names values when one of its
+	// joins is "/", "|", "+" or an arrow (reChainJoin) — "SLO, SLI and
+	// SLA" is a list of acronyms, "PENDING → RUNNING → DONE, or FAILED"
+	// one of states.
+	reValueChain = regexp.MustCompile(`\b[A-Z][A-Z0-9_]+\b(?:\**\s*(?:/|\||\+|→|->|⇒|=>|,\s*or|,\s*and|,|or|and)\s*\**\b[A-Z][A-Z0-9_]+\b)+`)
+	reChainJoin  = regexp.MustCompile(`/|\||\+|→|->|⇒|=>`)
+	// reValueLabel matches a label that introduces values, and captures
+	// the rest of its line.
+	reValueLabel  = regexp.MustCompile(`(?i)\b(?:` + valueLabels + `|values?|one of|marks?|marked(?: as)?|set to|returns?)\b(?:[^:.;(\n]{0,24}?(?:\*\*|__)?\s*:|\s*\(|\s)(.*)`)
+	reValueHeader = regexp.MustCompile(`(?i)\b(?:` + valueLabels + `)\b`)
+	// reLeadingCaps matches a table cell that opens with a capitalised
+	// word, bold or plain, after any mark ("✅ PROCEED").
+	reLeadingCaps = regexp.MustCompile(`^[^\p{L}\p{N}]*[A-Z][A-Z0-9_]+\b`)
+	reCodeSpan    = regexp.MustCompile("`[^`]*`")
+	// reNamedAfter matches a list's noun that calls it values: "RELEASE,
+	// MILESTONE, and TASK values".
+	reNamedAfter = regexp.MustCompile(`^\**\s+(?:values|states|statuses|members|verdicts|levels|modes|tiers|outcomes)\b`)
+	reIdentifier = regexp.MustCompile(`\b[A-Z][A-Z0-9_]+=|\.[A-Z][A-Z0-9_]+\b`)
+	reQuotedCaps = regexp.MustCompile(`["“]([A-Z][A-Z0-9_]+(?:\s+[A-Z][A-Z0-9_]+){0,2})["”]`)
+)
+
+// enumeratedValues returns the capitalised words d uses as values.
+func enumeratedValues(d *diff.Document) map[string]bool {
+	vals := map[string]bool{}
+	addAll := func(s string) {
+		for _, m := range reCapsWord.FindAllString(s, -1) {
+			vals[m] = true
+		}
+	}
+	var header []string        // the header cells of the current table
+	var opens []map[string]int // per column, the rows each capitalised word opens
+	flush := func() {
+		for c, set := range opens {
+			rows := 0
+			for _, n := range set {
+				rows += n
+			}
+			if c > 0 && rows >= 2 || (c < len(header) && reValueHeader.MatchString(header[c])) {
+				for v := range set {
+					vals[v] = true
+				}
+			}
+		}
+		header, opens = nil, nil
+	}
+	var lists []string // comma lists of capitalised words, for the last rule
+	for _, b := range d.Blocks {
+		if b.Kind != diff.TableRow {
+			flush()
+		}
+		if b.Kind == diff.Code {
+			continue
+		}
+		src := d.Text(b.Span)
+		for _, m := range reCodeSpan.FindAllString(src, -1) {
+			addAll(m)
+		}
+		src = maskCode(src)
+		for _, loc := range reValueChain.FindAllStringIndex(src, -1) {
+			m := src[loc[0]:loc[1]]
+			if reChainJoin.MatchString(m) || reNamedAfter.MatchString(src[loc[1]:]) {
+				addAll(m)
+			} else {
+				lists = append(lists, m)
+			}
+		}
+		for _, m := range reValueLabel.FindAllStringSubmatch(src, -1) {
+			for _, v := range leadingValues(m[1]) {
+				vals[v] = true
+			}
+		}
+		for _, m := range reIdentifier.FindAllString(src, -1) {
+			addAll(m)
+		}
+		for _, m := range reQuotedCaps.FindAllStringSubmatch(src, -1) {
+			addAll(m[1])
+		}
+		if b.Kind != diff.TableRow {
+			continue
+		}
+		if b.Header {
+			flush()
+			header = b.Cells
+			continue
+		}
+		for c, cell := range b.Cells {
+			for len(opens) <= c {
+				opens = append(opens, map[string]int{})
+			}
+			if reLeadingCaps.MatchString(cell) {
+				for _, v := range leadingValues(strings.TrimLeftFunc(cell, notAlnum)) {
+					opens[c][v]++
+				}
+			}
+		}
+	}
+	flush()
+	for _, l := range lists {
+		members := reCapsWord.FindAllString(l, -1)
+		if slices.ContainsFunc(members, func(m string) bool { return vals[m] || strings.Contains(m, "_") }) {
+			addAll(l)
+		}
+	}
+	return vals
+}
+
+func notAlnum(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }
+
+// reNextValue matches the next capitalised word of a list of values,
+// after the separators and emphasis before it.
+var reNextValue = regexp.MustCompile(`^(?:[\s,*_/|` + "`" + `]|\bor\b|\band\b|→|->)*([A-Z][A-Z0-9_]*)\b`)
+
+// leadingValues returns the capitalised words that open s, up to the first
+// other word: "ACCEPT, REJECT or MODIFY" gives all three, "NOT A SPEC
+// CHANGE" all four, "BLOCKED until the TQ drains" only BLOCKED.
+func leadingValues(s string) []string {
+	var out []string
+	for {
+		m := reNextValue.FindStringSubmatchIndex(s)
+		if m == nil {
+			return out
+		}
+		out = append(out, s[m[2]:m[3]])
+		s = s[m[1]:]
+	}
+}
+
+// maskCode blanks the inline code spans of a line, byte for byte, so that
+// offsets into the result are offsets into the line.
+func maskCode(s string) string {
+	if strings.IndexByte(s, '`') < 0 {
+		return s
+	}
+	return reCodeSpan.ReplaceAllStringFunc(s, func(m string) string { return strings.Repeat(" ", len(m)) })
+}
