@@ -243,6 +243,20 @@ func evalMerge(t *testing.T, tr mergeTruth, drafts []Draft, res *Result) (mergeC
 	for _, s := range doc.Sections {
 		headings = append(headings, headingKey(s.Title))
 	}
+	generic := map[string]map[string]bool{} // per file, the headings it repeats
+	for _, d := range drafts {
+		vd, err := diff.Parse(d.Name, d.Content)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen, rep := map[string]bool{}, map[string]bool{}
+		for _, s := range vd.Sections {
+			k := headingKey(s.Title)
+			rep[k] = rep[k] || seen[k]
+			seen[k] = true
+		}
+		generic[d.Name] = rep
+	}
 	for _, g := range tr.Alignments {
 		files := map[string]bool{}
 		for _, s := range g.Sections {
@@ -251,29 +265,43 @@ func evalMerge(t *testing.T, tr mergeTruth, drafts []Draft, res *Result) (mergeC
 		if len(files) < 2 {
 			continue // a topic of one variant only
 		}
-		// Which variants' headings for the topic the merged document shows;
-		// a heading several variants share counts for the base first.
-		shown := map[string]bool{}
+		// The merged headings that name the topic (a heading several
+		// variants share is one heading); more of them than the base has
+		// sections for the topic (at least one) is a duplicate.
+		// A heading its own variant repeats ("Root Cause" under every bug)
+		// cannot say which merged heading is the group's: it is left out.
+		// A heading under another of the group's headings is part of that
+		// one occurrence.
+		var at []int
+		baseCount := 0
 		for _, s := range g.Sections {
-			if !slices.Contains(headings, headingKey(s.Heading)) {
+			if generic[s.File][headingKey(s.Heading)] {
 				continue
 			}
-			owner := s.File
-			for _, o := range g.Sections {
-				if o.File == baseFile && headingKey(o.Heading) == headingKey(s.Heading) {
-					owner = baseFile
+			if s.File == baseFile {
+				baseCount++
+			}
+			for i, h := range headings {
+				if h == headingKey(s.Heading) && !slices.Contains(at, i) {
+					at = append(at, i)
 				}
 			}
-			shown[owner] = true
 		}
-		if len(shown) >= 2 {
-			c.Duplicates++
-			var fs []string
-			for f := range shown {
-				fs = append(fs, f)
+		at = slices.DeleteFunc(at, func(i int) bool {
+			for p := doc.Sections[i].Parent; p >= 0; p = doc.Sections[p].Parent {
+				if slices.Contains(at, p) {
+					return true
+				}
 			}
-			slices.Sort(fs)
-			findings = append(findings, fmt.Sprintf("topic %s (%s) appears under headings of %s%s", g.ID, g.Topic, strings.Join(fs, " + "), alignedNote(res, drafts, g.Sections)))
+			return false
+		})
+		if len(at) > max(1, baseCount) {
+			c.Duplicates++
+			var hs []string
+			for _, i := range at {
+				hs = append(hs, fmt.Sprintf("%q", doc.Sections[i].Title))
+			}
+			findings = append(findings, fmt.Sprintf("topic %s (%s) appears under %d headings: %s%s", g.ID, g.Topic, len(at), strings.Join(hs, ", "), alignedNote(res, drafts, g.Sections)))
 		}
 	}
 

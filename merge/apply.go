@@ -228,7 +228,7 @@ func increment(n string) string {
 // graft).
 func (r *run) splice(c Change, target, parent, root *node) error {
 	if c.Approach == Replace || c.Approach == Restructure {
-		r.graft(target, root, c.Number)
+		r.graft(target, root, c.Number, c.Subsections)
 		return nil
 	}
 	// where root goes: under parent (nil: the top of the document), at

@@ -537,6 +537,19 @@ func (in PlanInput) validate() error {
 	return nil
 }
 
+// alignedIn returns, for a section of variant v, the base section the
+// alignment puts it with, or -1.
+func alignedIn(in PlanInput, v Variant) func(int) int {
+	return func(si int) int {
+		if r, ok := in.alignedBase(v.Label, refOf(v.Doc, si)); ok {
+			if bi, ok := locate(in.Base.Doc, r); ok {
+				return bi
+			}
+		}
+		return -1
+	}
+}
+
 // planChange decides target and approach for section sec of v and fills
 // in everything but the reason.
 func planChange(in PlanInput, v Variant, sec int, target SectionRef, approach Approach, d *Decision, number int) (Change, error) {
@@ -563,14 +576,7 @@ func planChange(in PlanInput, v Variant, sec int, target SectionRef, approach Ap
 		case t >= 0:
 			approach = Replace
 		default:
-			approach, t = placement(base, v.Doc, sec, func(si int) int {
-				if r, ok := in.alignedBase(v.Label, refOf(v.Doc, si)); ok {
-					if bi, ok := locate(base, r); ok {
-						return bi
-					}
-				}
-				return -1
-			})
+			approach, t = placement(base, v.Doc, sec, alignedIn(in, v))
 		}
 	}
 	if t < 0 && approach != Append {
@@ -593,7 +599,7 @@ func planChange(in PlanInput, v Variant, sec int, target SectionRef, approach Ap
 		level = base.Sections[t].Level
 	}
 	if approach == Replace {
-		c.Subsections = subsectionPlan(base, t, v.Doc, sec)
+		c.Subsections = subsectionPlan(base, t, v.Doc, sec, alignedIn(in, v))
 	}
 	c.Integration, c.Impact, c.Rollback = describe(c, level, v.Ref(), bv.Ref())
 	c.Risk = riskOf(approach, c.Target)

@@ -1,6 +1,7 @@
 package merge
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -54,14 +55,21 @@ func sameHeading(a, b string) bool {
 	return words.NewSet(a).Dice(words.NewSet(b)) >= refs.SameTitle
 }
 
-// pairTitles pairs each source title with a distinct base title naming
+// pairWith pairs each source title with a distinct base title naming
 // the same subsection: pair[i] is the index in base of src[i]'s match, -1
-// for none. Exact matches are taken before similar ones, each in order.
-func pairTitles(base, src []string) []int {
+// for none. The pairs given in first (a base index per source title, -1
+// for none) come first — the alignment knows that "Delta 2.5 (axis
+// collision)" and "Delta 2.5 -- gate tier semantics" are one subsection
+// although their titles differ; then exact title matches, then similar
+// ones, each in order.
+func pairWith(base, src []string, first []int) []int {
 	pair := make([]int, len(src))
 	used := make([]bool, len(base))
 	for i := range pair {
 		pair[i] = -1
+		if i < len(first) && first[i] >= 0 && first[i] < len(base) && !used[first[i]] {
+			pair[i], used[first[i]] = first[i], true
+		}
 	}
 	for pass := 0; pass < 2; pass++ {
 		for i, s := range src {
@@ -85,16 +93,18 @@ func pairTitles(base, src []string) []int {
 
 // subsectionPlan is what a replace of base section t by source section s
 // does with their direct subsections, in merged order.
-func subsectionPlan(base *diff.Document, t int, src *diff.Document, s int) []Subsection {
+func subsectionPlan(base *diff.Document, t int, src *diff.Document, s int, aligned func(int) int) []Subsection {
 	var bt, st []string
 	for _, k := range base.Sections[t].Children {
 		bt = append(bt, base.Sections[k].Title)
 	}
-	for _, k := range src.Sections[s].Children {
+	first := make([]int, len(src.Sections[s].Children))
+	for i, k := range src.Sections[s].Children {
 		st = append(st, src.Sections[k].Title)
+		first[i] = slices.Index(base.Sections[t].Children, aligned(k))
 	}
 	var out []Subsection
-	for _, e := range mergeOrder(len(bt), pairTitles(bt, st)) {
+	for _, e := range mergeOrder(len(bt), pairWith(bt, st, first)) {
 		switch {
 		case e.base >= 0 && e.src >= 0:
 			out = append(out, Subsection{Base: bt[e.base], Source: st[e.src], Fate: SubsectionReplaced})
@@ -150,7 +160,7 @@ func mergeOrder(nBase int, pair []int) []slot {
 // as a subtree replace: its own text and attribution, and its
 // subsections paired with the target's (see above). Base subsections
 // replaced keep their headings; those kept keep everything.
-func (r *run) graft(target, root *node, change int) {
+func (r *run) graft(target, root *node, change int, subs []Subsection) {
 	target.own = root.own
 	target.attr = root.attr
 	target.replacedBy = change
@@ -162,12 +172,23 @@ func (r *run) graft(target, root *node, change int) {
 	for i, k := range root.kids {
 		st[i] = k.title
 	}
+	// The plan's pairs first (they may come from the alignment), then
+	// titles.
+	first := make([]int, len(st))
+	for i, t := range st {
+		first[i] = -1
+		for _, sub := range subs {
+			if sub.Fate == SubsectionReplaced && sub.Source == t {
+				first[i] = slices.Index(bt, sub.Base)
+			}
+		}
+	}
 	var kids []*node
-	for _, e := range mergeOrder(len(bt), pairTitles(bt, st)) {
+	for _, e := range mergeOrder(len(bt), pairWith(bt, st, first)) {
 		switch {
 		case e.base >= 0 && e.src >= 0:
 			b := target.kids[e.base]
-			r.graft(b, root.kids[e.src], change)
+			r.graft(b, root.kids[e.src], change, nil)
 			kids = append(kids, b)
 		case e.base >= 0:
 			kids = append(kids, target.kids[e.base])
