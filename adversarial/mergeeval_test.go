@@ -137,6 +137,14 @@ type mergeCounts struct {
 	// earlier value the merged document still states.
 	Superseded      int `json:"-"`
 	SupersededWrong int `json:"superseded_wrong"`
+	// Splits counts the field disagreements where two of three variants
+	// give the same value (by its first word: ACCURATE, Accurate…);
+	// MajorityKept those whose merged document states the majority's
+	// value and not the minority's.
+	Splits       int `json:"-"`
+	MajorityKept int `json:"-"`
+	// MajorityMissed is the ceiling of Splits − MajorityKept.
+	MajorityMissed int `json:"majority_missed"`
 }
 
 func (c *mergeCounts) add(o mergeCounts) {
@@ -147,11 +155,13 @@ func (c *mergeCounts) add(o mergeCounts) {
 	c.LostSections += o.LostSections
 	c.Superseded += o.Superseded
 	c.SupersededWrong += o.SupersededWrong
+	c.Splits += o.Splits
+	c.MajorityKept += o.MajorityKept
 }
 
 func (c mergeCounts) String() string {
-	return fmt.Sprintf("conflicts between variants kept %d, inside one variant %d, duplicated topics %d, broken references %d, lost subsections %d, superseded values kept %d of %d",
-		c.Conflicts, c.IntraConflicts, c.Duplicates, c.BrokenRefs, c.LostSections, c.SupersededWrong, c.Superseded)
+	return fmt.Sprintf("conflicts between variants kept %d, inside one variant %d, duplicated topics %d, broken references %d, lost subsections %d, superseded values kept %d of %d, majority value of 2–1 splits %d of %d",
+		c.Conflicts, c.IntraConflicts, c.Duplicates, c.BrokenRefs, c.LostSections, c.SupersededWrong, c.Superseded, c.MajorityKept, c.Splits)
 }
 
 func TestMergeEval(t *testing.T) {
@@ -181,9 +191,9 @@ func TestMergeEval(t *testing.T) {
 	if err := json.Unmarshal(raw, &ceil); err != nil {
 		t.Fatal(err)
 	}
-	got, limit := []int{total.Conflicts, total.IntraConflicts, total.Duplicates, total.BrokenRefs, total.LostSections, total.SupersededWrong},
-		[]int{ceil.Conflicts, ceil.IntraConflicts, ceil.Duplicates, ceil.BrokenRefs, ceil.LostSections, ceil.SupersededWrong}
-	names := []string{"conflicts kept", "intra conflicts kept", "duplicated topics", "broken references", "lost subsections", "superseded values kept"}
+	got, limit := []int{total.Conflicts, total.IntraConflicts, total.Duplicates, total.BrokenRefs, total.LostSections, total.SupersededWrong, total.Splits - total.MajorityKept},
+		[]int{ceil.Conflicts, ceil.IntraConflicts, ceil.Duplicates, ceil.BrokenRefs, ceil.LostSections, ceil.SupersededWrong, ceil.MajorityMissed}
+	names := []string{"conflicts kept", "intra conflicts kept", "duplicated topics", "broken references", "lost subsections", "superseded values kept", "2–1 splits without the majority's value"}
 	for i := range got {
 		if got[i] > limit[i] {
 			t.Errorf("%s: %d, above the ceiling %d", names[i], got[i], limit[i])
@@ -233,6 +243,38 @@ func evalMerge(t *testing.T, tr mergeTruth, drafts []Draft, res *Result) (mergeC
 			c.Conflicts++
 		}
 		findings = append(findings, fmt.Sprintf("conflict %s kept (%s): %s", x.ID, x.Topic, strings.Join(kept, " + ")))
+	}
+
+	for _, f := range tr.FieldDisagreements {
+		if len(f.Values) != 3 {
+			continue
+		}
+		// A verdict or level opens the value ("ACCURATE with correction",
+		// "Overstated"); values of other kinds (lists of files, estimates)
+		// are not judged here.
+		key := func(v string) string {
+			w := strings.Fields(strings.Trim(v, "*_ "))
+			if len(w) == 0 {
+				return ""
+			}
+			first := strings.Trim(w[0], ".,:;()")
+			if len(w) > 1 && first != strings.ToUpper(first) || strings.ContainsAny(first, "0123456789./") {
+				return ""
+			}
+			return strings.ToUpper(first)
+		}
+		for m := range 3 {
+			a, b := f.Values[(m+1)%3], f.Values[(m+2)%3]
+			if key(a.Value) == "" || key(f.Values[m].Value) == "" || key(a.Value) != key(b.Value) || key(f.Values[m].Value) == key(a.Value) {
+				continue
+			}
+			c.Splits++
+			if (strings.Contains(merged, a.Quote) || strings.Contains(merged, b.Quote)) && !strings.Contains(merged, f.Values[m].Quote) {
+				c.MajorityKept++
+			} else {
+				findings = append(findings, fmt.Sprintf("split %s (%s / %s): the merged document does not state only the majority's %s", f.ID, f.Item, f.Field, key(a.Value)))
+			}
+		}
 	}
 
 	doc, err := diff.Parse("merged.md", []byte(merged))

@@ -3,8 +3,10 @@ package adversarial
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/crucible-go/crucible/adversarial/debate"
 	"github.com/crucible-go/crucible/diff"
@@ -35,29 +37,49 @@ func (x *run) planAlignment(a *diff.Analysis) []merge.AlignedTopic {
 
 // planConflicts resolves every labelled-field disagreement and every
 // contradiction between variants: each gets one winning variant, by the
-// first rule that decides it — the debate's winner of the point, the later
-// revision when the variants are successive revisions, a strict majority
-// of the variants giving the same value, the base (the variant scoring
-// chose).
+// first rule that decides it (see conflictWinner).
 func (x *run) planConflicts(a *diff.Analysis, d *debate.Result, base int) []merge.ResolvedConflict {
 	var out []merge.ResolvedConflict
-	used := map[string]bool{} // points a field disagreement already stands for
+	// The winner of a field disagreement, by the contradiction point it
+	// stands for: the point's other statements follow it.
+	decided := map[string]merge.ResolvedConflict{}
 	for _, f := range a.Fields {
 		k := merge.ResolvedConflict{Subject: f.Item + " / " + f.Field}
 		var lines []diff.Evidence
+		keys := map[string]string{} // variant → what its value is compared by
 		for _, v := range f.Values {
-			k.Values = append(k.Values, merge.ConflictValue{Variant: label(v.Variant), Value: v.Value, Text: v.Quote})
+			k.Values = append(k.Values, merge.ConflictValue{Variant: label(v.Variant), Value: valueOf(v.Value), Text: v.Quote})
 			lines = append(lines, diff.Evidence{Variant: v.Variant, Line: v.Line})
+			keys[label(v.Variant)] = v.Class
+			if v.Class == "" {
+				keys[label(v.Variant)] = valueKey(v.Value)
+			}
 		}
-		if p, ok := pointAt(a, lines); ok {
+		p, stands := pointAt(a, lines)
+		if stands {
 			k.Point = p.ID
-			used[p.ID] = true
 		}
-		k.Winner, k.Rule = x.conflictWinner(d, k, base)
+		k.Winner, k.Rule = x.conflictWinner(d, k, base, keys)
+		if stands {
+			decided[p.ID] = k
+		}
+		// A value of the winner's class agrees with it however it is
+		// worded: the merge leaves it as it is.
+		var won string
+		for _, v := range k.Values {
+			if v.Variant == k.Winner {
+				won = v.Value
+			}
+		}
+		for i, v := range k.Values {
+			if v.Variant != k.Winner && keys[v.Variant] == keys[k.Winner] {
+				k.Values[i].Value = won
+			}
+		}
 		out = append(out, k)
 	}
 	for _, p := range a.ByCategory(diff.CategoryContradiction) {
-		if used[p.ID] || p.Scope == diff.IntraVariant {
+		if p.Scope == diff.IntraVariant {
 			continue
 		}
 		k := merge.ResolvedConflict{Point: p.ID, Subject: p.Title}
@@ -72,7 +94,11 @@ func (x *run) planConflicts(a *diff.Analysis, d *debate.Result, base int) []merg
 		if len(k.Values) < 2 {
 			continue
 		}
-		k.Winner, k.Rule = x.conflictWinner(d, k, base)
+		if f, ok := decided[p.ID]; ok && slices.ContainsFunc(k.Values, func(v merge.ConflictValue) bool { return v.Variant == f.Winner }) {
+			k.Winner, k.Rule = f.Winner, f.Rule+", as for "+f.Subject
+		} else {
+			k.Winner, k.Rule = x.conflictWinner(d, k, base, nil)
+		}
 		out = append(out, k)
 	}
 	return out
@@ -98,7 +124,18 @@ func pointAt(a *diff.Analysis, lines []diff.Evidence) (diff.Point, bool) {
 }
 
 // conflictWinner picks the winning variant of a conflict and says why.
-func (x *run) conflictWinner(d *debate.Result, k merge.ResolvedConflict, base int) (string, string) {
+// For a labelled judgement (a verdict, a severity: field is set) the
+// reviewers' count is the evidence, so a strict majority decides first;
+// otherwise the debate's winner of the point does. Then the later
+// revision, the majority, the base, the first variant in input order.
+func (x *run) conflictWinner(d *debate.Result, k merge.ResolvedConflict, base int, keys map[string]string) (string, string) {
+	field := keys != nil
+	key := func(v merge.ConflictValue) string {
+		if field {
+			return keys[v.Variant]
+		}
+		return valueKey(v.Value)
+	}
 	gives := func(l string) bool {
 		for _, v := range k.Values {
 			if v.Variant == l {
@@ -106,6 +143,27 @@ func (x *run) conflictWinner(d *debate.Result, k merge.ResolvedConflict, base in
 			}
 		}
 		return false
+	}
+	majority := func() (string, string, bool) {
+		counts := map[string][]string{}
+		for _, v := range k.Values {
+			counts[key(v)] = append(counts[key(v)], v.Variant)
+		}
+		for _, v := range k.Values {
+			if ls := counts[key(v)]; 2*len(ls) > len(k.Values) {
+				w := ls[0]
+				if slices.Contains(ls, label(base)) {
+					w = label(base) // the majority's value, as the base words it
+				}
+				return w, fmt.Sprintf("majority: Variants %s give the same value", strings.Join(ls, " and ")), true
+			}
+		}
+		return "", "", false
+	}
+	if field {
+		if w, rule, ok := majority(); ok {
+			return w, rule
+		}
 	}
 	if d != nil && k.Point != "" {
 		if dec, ok := d.Decision(k.Point); ok && dec.Resolved() && gives(dec.Winner) {
@@ -115,21 +173,44 @@ func (x *run) conflictWinner(d *debate.Result, k merge.ResolvedConflict, base in
 	if r := x.latestRevision(); r >= 0 && gives(label(r)) {
 		return label(r), fmt.Sprintf("revision: Variant %s is the later revision (%s), and the debate did not decide otherwise", label(r), x.revisionMark(r))
 	}
-	counts := map[string][]string{}
-	for _, v := range k.Values {
-		key := strings.ToLower(strings.Join(strings.Fields(v.Value), " "))
-		counts[key] = append(counts[key], v.Variant)
-	}
-	for _, v := range k.Values {
-		key := strings.ToLower(strings.Join(strings.Fields(v.Value), " "))
-		if ls := counts[key]; 2*len(ls) > len(k.Values) {
-			return ls[0], fmt.Sprintf("majority: Variants %s give the same value", strings.Join(ls, " and "))
-		}
+	if w, rule, ok := majority(); ok {
+		return w, rule
 	}
 	if gives(label(base)) {
 		return label(base), "the base: the debate left it open and no value has a majority, so the variant scoring chose keeps its own"
 	}
 	return k.Values[0].Variant, "the first variant in input order: the debate left it open, no value has a majority and the base gives none"
+}
+
+// valueOf is the value a field gives, as the merge states it: the label
+// that opens it ("OVERSTATED" of "OVERSTATED. The finding is correct,
+// but …"), else the whole value.
+func valueOf(v string) string {
+	fields := strings.Fields(v)
+	if len(fields) > 1 && isLabel(strings.Trim(fields[0], ".,:;()*_")) {
+		return strings.Trim(fields[0], ".,:;()*_")
+	}
+	return strings.TrimSpace(v)
+}
+
+func isLabel(w string) bool {
+	return w != "" && strings.IndexFunc(w, func(r rune) bool { return !unicode.IsUpper(r) && r != '_' && r != '-' }) < 0
+}
+
+// valueKey is what two values are compared by: a label that opens a
+// value ("OVERSTATED. The finding is correct, but …") by itself, so that
+// it equals the bare "Overstated"; any other value whole, case and
+// spacing aside.
+func valueKey(v string) string {
+	fields := strings.Fields(v)
+	if len(fields) == 0 {
+		return ""
+	}
+	first := strings.Trim(fields[0], ".,:;()*_")
+	if isLabel(first) || len(fields) == 1 {
+		return strings.ToLower(first)
+	}
+	return strings.ToLower(strings.Join(fields, " "))
 }
 
 // revisionMarker finds the words by which a document says it revises

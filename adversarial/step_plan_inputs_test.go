@@ -59,18 +59,21 @@ func TestConflictWinner(t *testing.T) {
 		d      *debate.Result
 		k      merge.ResolvedConflict
 		base   int
+		keys   map[string]string
 		winner string
 		rule   string
 	}{
-		{"the debate's winner", plain, decided, merge.ResolvedConflict{Point: "X-001", Values: values("1", "2", "2")}, 0, "C", "debate: Variant C won X-001 (round 2, confidence 85%)"},
-		{"the later revision", revised, nil, merge.ResolvedConflict{Values: values("1", "2", "1")}, 0, "B", `revision: Variant B is the later revision (its title says "REVISED")`},
-		{"a strict majority", plain, nil, merge.ResolvedConflict{Values: values("MODIFY", "reject", "REJECT")}, 0, "B", "majority: Variants B and C give the same value"},
-		{"the base on a split", plain, nil, merge.ResolvedConflict{Values: values("1", "2", "3")}, 2, "C", "the base"},
-		{"the first when the base gives none", plain, nil, merge.ResolvedConflict{Values: values("1", "2")}, 2, "A", "the first variant in input order"},
+		{"the debate's winner", plain, decided, merge.ResolvedConflict{Point: "X-001", Values: values("1", "2", "2")}, 0, nil, "C", "debate: Variant C won X-001 (round 2, confidence 85%)"},
+		{"the later revision", revised, nil, merge.ResolvedConflict{Values: values("1", "2", "1")}, 0, nil, "B", `revision: Variant B is the later revision (its title says "REVISED")`},
+		{"a strict majority", plain, nil, merge.ResolvedConflict{Values: values("MODIFY", "reject", "REJECT")}, 0, nil, "B", "majority: Variants B and C give the same value"},
+		{"the base on a split", plain, nil, merge.ResolvedConflict{Values: values("1", "2", "3")}, 2, nil, "C", "the base"},
+		{"the first when the base gives none", plain, nil, merge.ResolvedConflict{Values: values("1", "2")}, 2, nil, "A", "the first variant in input order"},
+		{"a verdict's majority before the debate", plain, decided, merge.ResolvedConflict{Point: "X-001", Values: values("OVERSTATED", "CONFIRMED", "Overstated")}, 0, map[string]string{"A": "overstated", "B": "agree", "C": "overstated"}, "A", "majority: Variants A and C"},
+		{"a verdict without a majority: the debate", plain, decided, merge.ResolvedConflict{Point: "X-001", Values: values("OVERSTATED", "CONFIRMED", "PARTIAL")}, 0, map[string]string{"A": "overstated", "B": "agree", "C": "partial"}, "C", "debate: Variant C won X-001"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			w, rule := runOver(t, tt.docs...).conflictWinner(tt.d, tt.k, tt.base)
+			w, rule := runOver(t, tt.docs...).conflictWinner(tt.d, tt.k, tt.base, tt.keys)
 			assert.Equal(t, tt.winner, w)
 			assert.Contains(t, rule, tt.rule)
 		})

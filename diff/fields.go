@@ -26,6 +26,11 @@ type FieldValue struct {
 	Line    int    `json:"line"`
 	Value   string `json:"value"` // the value as written, markup removed
 	Quote   string `json:"quote"` // exact source text the value was read from
+	// Class is what the value is compared by when it is a word of a known
+	// scale: values of one class agree ("CONFIRMED" and "Accurate" are
+	// both "agree"; "CONFIRMED MEDIUM" is "MEDIUM"). Empty for numbers and
+	// free text.
+	Class string `json:"class,omitempty"`
 }
 
 // FieldDisagreement is a labelled field of one item ("Delta 2.1" /

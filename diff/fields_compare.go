@@ -128,7 +128,11 @@ func fldDisagreement(cluster []fldRef) (FieldDisagreement, *Contradiction, bool)
 	first := cluster[0]
 	fd := FieldDisagreement{Item: fldItemTitle(first.Item), Field: first.Name}
 	for _, r := range cluster {
-		fd.Values = append(fd.Values, FieldValue{Variant: r.Variant, Section: r.Section, Line: r.Line, Value: r.Value, Quote: r.Quote})
+		fv := FieldValue{Variant: r.Variant, Section: r.Section, Line: r.Line, Value: r.Value, Quote: r.Quote}
+		if r.norm.kind == fvEnum {
+			fv.Class = r.norm.class
+		}
+		fd.Values = append(fd.Values, fv)
 	}
 	return fd, fldContradiction(cluster, fd), true
 }

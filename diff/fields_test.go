@@ -370,3 +370,16 @@ func TestTextChoicesContradict(t *testing.T) {
 		})
 	}
 }
+
+func TestFieldValueClass(t *testing.T) {
+	doc := func(verdict string) string {
+		return "# Review\n\n## Delta 2.1\n\n**Verdict**: " + verdict + "\n"
+	}
+	_, a := analyseFields(t, doc("CONFIRMED. The code is there."), doc("Accurate"), doc("OVERSTATED. Not a blocker."))
+	require.Len(t, a.Fields, 1)
+	var classes []string
+	for _, v := range a.Fields[0].Values {
+		classes = append(classes, v.Class)
+	}
+	assert.Equal(t, []string{"agree", "agree", "overstated"}, classes, "two wordings of one verdict share a class")
+}

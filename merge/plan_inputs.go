@@ -112,7 +112,7 @@ func resolveConflicts(in PlanInput, changes []Change) ([]Rejection, []Amendment)
 			continue
 		}
 		for _, lose := range k.Values {
-			if lose.Variant == k.Winner || lose.Value == win.Value {
+			if lose.Variant == k.Winner || strings.EqualFold(lose.Value, win.Value) {
 				continue
 			}
 			var edited, removed []string
@@ -164,7 +164,10 @@ func stateWinner(text string, lose, win ConflictValue) (string, bool) {
 	if lose.Text != "" && strings.Contains(text, lose.Text) && strings.Contains(lose.Text, lose.Value) {
 		return strings.ReplaceAll(text, lose.Text, strings.ReplaceAll(lose.Text, lose.Value, win.Value)), true
 	}
-	if strings.TrimSpace(lose.Value) == "" {
+	// Elsewhere in the text only a value that names one thing is
+	// replaced — a number with its unit ("0.6", "64 KiB"); a word such as
+	// CONFIRMED or MEDIUM also judges other items there.
+	if strings.TrimSpace(lose.Value) == "" || !strings.ContainsAny(lose.Value, "0123456789") {
 		return text, false
 	}
 	re := regexp.MustCompile(`(^|[^\p{L}\p{N}.])` + regexp.QuoteMeta(lose.Value) + `($|[^\p{L}\p{N}])`)
