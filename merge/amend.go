@@ -96,3 +96,14 @@ func sameLabel(a, b ConflictValue) bool {
 	i, j := strings.Index(a.Text, a.Value), strings.Index(b.Text, b.Value)
 	return i > 0 && j > 0 && a.Text[:i] == b.Text[:j] && !strings.Contains(b.Text, "\n")
 }
+
+// valuesNotTaken lists the plan's losing values.
+func valuesNotTaken(p Plan) []Rejection {
+	var out []Rejection
+	for _, r := range p.Rejected {
+		if r.Value {
+			out = append(out, r)
+		}
+	}
+	return out
+}

@@ -49,6 +49,9 @@ func TestAmendmentsStateTheWinningValueInTheBase(t *testing.T) {
 			assert.Contains(t, m.Log.Markdown(), "### Amendment 1: Delta 2.1 / Verdict")
 			assert.Contains(t, m.Output, "<!-- Source: Base (original, modified) — states the winning value of Delta 2.1 / Verdict")
 			assert.Contains(t, p.Rejected[0].Rationale, "The base's text is amended to state it (amendment 1).")
+			assert.True(t, p.Rejected[0].Value)
+			assert.Contains(t, m.Log.Markdown(), "## Values Not Taken", "merge-log.md says which values were not taken and why")
+			assert.Contains(t, m.Log.Markdown(), "| X-001 | Variant A: Delta 2.1 / Verdict = MODIFY |")
 		})
 	}
 }

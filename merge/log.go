@@ -61,6 +61,9 @@ type Log struct {
 	// skipped.
 	Notes   []string       `json:"notes,omitempty"`
 	Changes []ChangeResult `json:"changes"`
+	// ValuesNotTaken are the losing values of the plan's resolved
+	// conflicts, with their source and why another won.
+	ValuesNotTaken []Rejection `json:"values_not_taken,omitempty"`
 	// Amendments are the edits of the base's own text that state
 	// conflicts' winning values.
 	Amendments []AmendmentResult `json:"amendments,omitempty"`
@@ -182,6 +185,13 @@ func (l Log) Markdown() string {
 		fmt.Fprintf(&b, "- **Validation:** %s\n", mdInline(c.Validation))
 	}
 
+	if len(l.ValuesNotTaken) > 0 {
+		b.WriteString("\n## Values Not Taken\n\nWhere the variants gave different values, the merged document states one; these are the others.\n\n")
+		b.WriteString("| Point | Value not taken | Why |\n|---|---|---|\n")
+		for _, r := range l.ValuesNotTaken {
+			fmt.Fprintf(&b, "| %s | %s | %s |\n", mdCell(r.Point), mdCell(r.NonBase), mdCell(r.Rationale))
+		}
+	}
 	if len(l.Amendments) > 0 {
 		b.WriteString("\n## Resolved Values\n\nThe base stated values other variants won; its text was amended to state the winners.\n")
 		for i, a := range l.Amendments {

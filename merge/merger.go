@@ -109,7 +109,7 @@ func (r *run) assemble(ctx context.Context, executor string, failure *ExecutorEr
 	out := trimFinal(r.tree.render(true, h))
 	m := &Merged{
 		Plan: r.in.Plan,
-		Log:  Log{Base: r.in.Plan.Base, Executor: executor, Time: at, Changes: r.results, Amendments: amended},
+		Log:  Log{Base: r.in.Plan.Base, Executor: executor, Time: at, Changes: r.results, Amendments: amended, ValuesNotTaken: valuesNotTaken(r.in.Plan)},
 	}
 	var nodes []*node
 	r.tree.walk(func(n *node) { nodes = append(nodes, n) })

@@ -243,6 +243,9 @@ type Rejection struct {
 	Topic     string `json:"topic,omitempty"`
 	NonBase   string `json:"non_base"`
 	Rationale string `json:"rationale"`
+	// Value is set for a losing value of a resolved conflict: the merged
+	// document states the winner's instead, and merge-log.md lists it.
+	Value bool `json:"value,omitempty"`
 }
 
 // ReviewState is how a plan was approved.

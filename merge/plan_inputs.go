@@ -147,7 +147,7 @@ func resolveConflicts(in PlanInput, changes []Change) ([]Rejection, []Amendment)
 				}
 			}
 			out = append(out, Rejection{Point: pointOrDash(k.Point), Topic: k.Subject,
-				NonBase: fmt.Sprintf("Variant %s: %s = %s", lose.Variant, k.Subject, lose.Value), Rationale: why})
+				NonBase: fmt.Sprintf("Variant %s: %s = %s", lose.Variant, k.Subject, lose.Value), Rationale: why, Value: true})
 		}
 	}
 	return out, amendments

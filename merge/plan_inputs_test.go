@@ -62,7 +62,7 @@ func TestNewPlanConflicts(t *testing.T) {
 	assert.Contains(t, p.Changes[0].Source.Text, "alert when drift exceeds 0.8", "the value elsewhere too")
 	require.Len(t, p.Rejected, 1)
 	assert.Equal(t, Rejection{Point: "X-001", Topic: "drift threshold", NonBase: "Variant B: drift threshold = 0.6",
-		Rationale: `Variant A's value "0.8" wins (debate, Round 2, confidence 80%). Change #1, #2 was edited to state it.`}, p.Rejected[0])
+		Rationale: `Variant A's value "0.8" wins (debate, Round 2, confidence 80%). Change #1, #2 was edited to state it.`, Value: true}, p.Rejected[0])
 	assert.Contains(t, p.Markdown(), "| X-001 | Variant B: drift threshold = 0.6 |")
 
 	m, err := NewSectionMerger(WithClock(fixedClock)).Merge(context.Background(), Input{Base: in.Base.Doc, Plan: p, Variants: []*diff.Document{in.Variants[0].Doc}})
