@@ -160,6 +160,8 @@ type PlanInput struct {
 	// (optional): the merged document states only each winner's value.
 	// See [ResolvedConflict].
 	Conflicts []ResolvedConflict
+
+	alignIndex map[string][]int // per variant label, alignedIndex; built by NewPlan
 }
 
 // SourceSection is the section a change takes from a variant. Text holds
@@ -358,6 +360,14 @@ func NewPlan(in PlanInput, opts ...Option) (Plan, error) {
 	cfg := newConfig(opts)
 	if err := in.validate(); err != nil {
 		return Plan{}, err
+	}
+	if len(in.Alignment) > 0 {
+		in.alignIndex = map[string][]int{}
+		for _, v := range in.Variants {
+			if v.Doc != nil {
+				in.alignIndex[v.Label] = in.alignedIndex(v)
+			}
+		}
 	}
 	p := Plan{Base: in.Base.Ref(), BaseDigest: Digest(in.Base.Doc), Changes: []Change{}}
 	byLabel := map[string]Variant{}

@@ -65,26 +65,50 @@ func (in PlanInput) alignedBase(label string, src SectionRef) (SectionRef, bool)
 	if !ok {
 		return SectionRef{}, false
 	}
+	if in.alignIndex != nil {
+		if bi := in.alignIndex[label][si]; bi >= 0 {
+			return refOf(in.Base.Doc, bi), true
+		}
+		return SectionRef{}, false
+	}
+	if bi := in.alignedIndex(v)[si]; bi >= 0 {
+		return refOf(in.Base.Doc, bi), true
+	}
+	return SectionRef{}, false
+}
+
+// alignedIndex maps each section of v to the base section the alignment
+// puts it with (-1 for none). NewPlan builds it once per variant, since
+// locating sections by reference is the costly part.
+func (in PlanInput) alignedIndex(v Variant) []int {
+	out := make([]int, len(v.Doc.Sections))
+	for i := range out {
+		out[i] = -1
+	}
 	for _, t := range in.Alignment {
-		var base SectionRef
-		hit := false
+		bi, vis := -1, []int(nil)
 		for _, s := range t.Sections {
 			switch s.Variant {
 			case in.Base.Label:
-				base = s.Section
-			case label:
-				if i, ok := locate(v.Doc, s.Section); ok && i == si {
-					hit = true
+				if i, ok := locate(in.Base.Doc, s.Section); ok && in.Base.Doc.Sections[i].Depth > 0 {
+					bi = i
+				}
+			case v.Label:
+				if i, ok := locate(v.Doc, s.Section); ok {
+					vis = append(vis, i)
 				}
 			}
 		}
-		if hit && !base.IsZero() {
-			if bi, ok := locate(in.Base.Doc, base); ok && in.Base.Doc.Sections[bi].Depth > 0 {
-				return refOf(in.Base.Doc, bi), true
+		if bi < 0 {
+			continue
+		}
+		for _, i := range vis {
+			if out[i] < 0 {
+				out[i] = bi
 			}
 		}
 	}
-	return SectionRef{}, false
+	return out
 }
 
 func (in PlanInput) variant(label string) Variant {
@@ -170,7 +194,10 @@ func stateWinner(text string, lose, win ConflictValue) (string, bool) {
 	if strings.TrimSpace(lose.Value) == "" || !strings.ContainsAny(lose.Value, "0123456789") {
 		return text, false
 	}
-	re := regexp.MustCompile(`(^|[^\p{L}\p{N}.])` + regexp.QuoteMeta(lose.Value) + `($|[^\p{L}\p{N}])`)
+	if !strings.Contains(text, lose.Value) {
+		return text, false // cheap test first: compiling the pattern is not
+	}
+	re := wholeWord(lose.Value)
 	if !re.MatchString(text) {
 		return text, false
 	}
@@ -240,4 +267,10 @@ func isListMarker(s string) bool {
 		}
 	}
 	return true
+}
+
+// wholeWord matches value as a whole word (not inside a longer number or
+// word).
+func wholeWord(value string) *regexp.Regexp {
+	return regexp.MustCompile(`(^|[^\p{L}\p{N}.])` + regexp.QuoteMeta(value) + `($|[^\p{L}\p{N}])`)
 }

@@ -32,6 +32,7 @@ type docFacts struct {
 type blockFacts struct {
 	words, sentences, concrete, vague int
 	reqs                              []string // requirement ids
+	statement                         bool     // see isStatement
 }
 
 // measureDoc gathers the document's internal contradictions from the diff
@@ -50,6 +51,7 @@ func measureDoc(a *diff.Analysis, idx int, d *diff.Document) *docFacts {
 		if b.Kind != diff.Code {
 			bf.words, bf.concrete, bf.vague = words.Count(b.Text), ind[i].Concrete, ind[i].Vague
 			bf.sentences = sentences(b.Text)
+			bf.statement = isStatement(b.Text)
 		}
 	}
 	for _, p := range a.Points {
@@ -230,7 +232,7 @@ func sectionMark(d *diff.Document, si int, f *docFacts) mark {
 		// advocate can argue from, so it is quoted only when the section
 		// has nothing else.
 		rank := bf.concrete
-		if !isStatement(b.Text) {
+		if !bf.statement {
 			rank -= 1000
 		}
 		if rank > bestConcrete {
