@@ -19,6 +19,15 @@
 //  5. the merge with provenance and post-merge validation → merge-log.md and
 //     the merged document.
 //
+// Step 4 gets step 1's topic alignment, so a topic keeps one section, and
+// one winning value per conflict, so the merged document states one value:
+// a labelled judgement (a verdict, a severity) goes to the majority of the
+// variants, compared by the class step 1 reads it in; any other conflict
+// to the debate's winner of its point; then to the later revision when
+// the variants are successive revisions (a "REVISED" or version marker in
+// a title or file name); then to a majority giving the same value; then
+// to the base. The plan records the rule that decided each one.
+//
 // Step 3 does not wait for step 2 to start: when the scorer implements
 // [scoring.Preparer] (the default one does), the part of scoring that
 // depends on the variants alone runs while the debate waits on its

@@ -15,10 +15,15 @@
 // the base lost are its weaknesses; points it won, and unresolved ones,
 // are the changes not being made. Two optional inputs carry what step 1
 // and the debate settled: the topic alignment ([AlignedTopic]) — a
-// section aligned to a base section goes into it, never beside it — and
-// the resolved conflicts ([ResolvedConflict]) — changes are edited to
-// state only each winner's value, and the losing values are listed among
-// the changes not being made with their source and rule. At most one
+// section aligned to a base section goes into it, never beside it; a
+// section whose parent or preceding sibling is aligned is placed there;
+// and subsections of an appended section whose topic the merged document
+// already has are cut from it and listed — and the resolved conflicts
+// ([ResolvedConflict]) — changes are edited to state only each winner's
+// value (a whole statement is restated only in the same form, else
+// removed), the base's own text is amended where it states a losing value
+// ([Amendment]), and the losing values are listed among the changes not
+// being made with their source and rule ([Rejection.Value]). At most one
 // change rewrites a base section; colliding contributions are listed
 // there too instead of failing at merge time. A Plan is plain data: it round-trips
 // through JSON, so a host can checkpoint it and a user can edit it.
@@ -42,7 +47,9 @@
 // incorporated text in its variant's — reporting as broken those whose
 // section the merge did not bring. Every section no change touches stays
 // byte-identical; one renumbered or whose references were rewritten is
-// tagged "Base (original, modified)" with the reason. [ModelMerger] sends restructure
+// tagged "Base (original, modified)" with the reason, as is one whose
+// text an amendment corrected. merge-log.md lists the values not taken
+// and the amendments. [ModelMerger] sends restructure
 // changes (or all of them) to a model through provider.Provider, validates
 // each reply and retries an invalid one once. Package mergetest is the
 // conformance suite any Merger can run.
