@@ -74,3 +74,22 @@ func TestRestate(t *testing.T) {
 		})
 	}
 }
+
+func TestMissingIdentifiers(t *testing.T) {
+	base := mustParse(t, "a.md", "# Plan\n\n## Tests\n\nUnit tests only.\n")
+	other := mustParse(t, "b.md", "# Plan\n\n## Fixtures\n\n```python\n@pytest.fixture\ndef state_dir(tmp_path):\n    return tmp_path\n\nMAX_RETRIES = 3\n```\n\n## Tests\n\nEach test takes `state_dir` and retries `MAX_RETRIES` times; `load_state()` is defined here:\n\n```python\ndef load_state(path):\n    pass\n```\n")
+	in := PlanInput{Base: Variant{Label: "A", Doc: base}, Variants: []Variant{{Label: "B", Doc: other}},
+		Strengths: []Strength{{Variant: "B", Section: SectionRef{Title: "Tests"}}}}
+	p, err := NewPlan(in, WithClock(fixedClock))
+	require.NoError(t, err)
+	m, err := NewSectionMerger(WithClock(fixedClock)).Merge(context.Background(), Input{Base: base, Plan: p, Variants: []*diff.Document{other}})
+	require.NoError(t, err)
+	var names []string
+	for _, id := range m.Log.Validation.Identifiers {
+		names = append(names, id.Name)
+		assert.Equal(t, "Fixtures", id.Section.Title)
+	}
+	assert.Equal(t, []string{"state_dir", "MAX_RETRIES"}, names, "load_state is defined in the imported text itself")
+	assert.True(t, m.Log.Validation.Passed(), "a report, not a failure")
+	assert.Contains(t, m.Log.Markdown(), "### Imported Identifiers")
+}

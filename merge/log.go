@@ -287,6 +287,12 @@ func writeValidation(b *strings.Builder, v Validation) {
 			fmt.Fprintf(b, "  - %s\n", mdInline(c.Description))
 		}
 	}
+	if len(v.Identifiers) > 0 {
+		b.WriteString("\n### Imported Identifiers\n\nNames imported text uses that the merged document never defines (reported; not a failure):\n\n")
+		for _, m := range v.Identifiers {
+			fmt.Fprintf(b, "- %s\n", mdInline(m.describe()))
+		}
+	}
 }
 
 func inBase(b bool) string {

@@ -47,6 +47,9 @@ type Validation struct {
 	Structure  StructureCheck      `json:"structure"`
 	References ReferenceCheck      `json:"references"`
 	Rescan     ContradictionRescan `json:"rescan"`
+	// Identifiers are names imported text uses that the merged document
+	// never defines (reported; they do not fail validation).
+	Identifiers []MissingIdentifier `json:"identifiers,omitempty"`
 }
 
 // Passed reports whether validation ran and no check failed. A re-scan
@@ -131,9 +134,10 @@ type ContradictionRescan struct {
 // found.
 func validate(ctx context.Context, cfg *config, in Input, merged *diff.Document, nodes []*node, rewritten []string, stale []BrokenRef) Validation {
 	return Validation{
-		Structure:  checkStructure(merged, in.Base, cfg.topics),
-		References: checkReferences(merged, in.Base, nodes, rewritten, stale),
-		Rescan:     rescan(ctx, cfg.scanner, in, merged),
+		Structure:   checkStructure(merged, in.Base, cfg.topics),
+		References:  checkReferences(merged, in.Base, nodes, rewritten, stale),
+		Rescan:      rescan(ctx, cfg.scanner, in, merged),
+		Identifiers: missingIdentifiers(in, merged),
 	}
 }
 
