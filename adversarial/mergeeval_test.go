@@ -269,7 +269,8 @@ func evalMerge(t *testing.T, tr mergeTruth, drafts []Draft, res *Result) (mergeC
 				continue
 			}
 			c.Splits++
-			if (strings.Contains(merged, a.Quote) || strings.Contains(merged, b.Quote)) && !strings.Contains(merged, f.Values[m].Quote) {
+			if !strings.Contains(merged, f.Values[m].Quote) && (strings.Contains(merged, a.Quote) || strings.Contains(merged, b.Quote) ||
+				restated(merged, f.Values[m].Quote, f.Values[m].Value, key(a.Value))) {
 				c.MajorityKept++
 			} else {
 				findings = append(findings, fmt.Sprintf("split %s (%s / %s): the merged document does not state only the majority's %s", f.ID, f.Item, f.Field, key(a.Value)))
@@ -437,4 +438,28 @@ func alignedNote(res *Result, drafts []Draft, sections []truthSection) string {
 		}
 	}
 	return " — not aligned by step 1"
+}
+
+// restated reports whether the merged document holds the minority's line
+// with its value changed to the majority's: the text after the value
+// survives on a line that names the majority's value.
+func restated(merged, quote, value, majority string) bool {
+	w := strings.Fields(value)
+	if len(w) == 0 {
+		return false
+	}
+	i := strings.Index(strings.ToUpper(quote), strings.ToUpper(w[0]))
+	if i < 0 {
+		return false
+	}
+	tail := strings.TrimSpace(quote[i+len(w[0]):])
+	if len(tail) < 12 {
+		return false
+	}
+	for _, line := range strings.Split(merged, "\n") {
+		if strings.Contains(line, tail) && strings.Contains(strings.ToUpper(line), majority) {
+			return true
+		}
+	}
+	return false
 }

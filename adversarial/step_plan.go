@@ -28,12 +28,13 @@ func (x *run) stepPlan(ctx context.Context) error {
 			in.Variants = append(in.Variants, merge.Variant{Label: label(i), Agent: x.agentOf(i), Doc: d})
 		}
 	}
-	if d := x.res.Steps.Debate; d != nil {
-		in.Decisions = x.planDecisions(d, base)
-	}
+	var byValue map[string]bool
 	if a := x.res.Steps.Analysis; a != nil {
 		in.Alignment = x.planAlignment(a)
-		in.Conflicts = x.planConflicts(a, x.res.Steps.Debate, base)
+		in.Conflicts, byValue = x.planConflicts(a, x.res.Steps.Debate, base)
+	}
+	if d := x.res.Steps.Debate; d != nil {
+		in.Decisions = x.planDecisions(d, base, byValue)
 	}
 	if card := x.res.Steps.Scorecard; card != nil {
 		in.Strengths = planStrengths(card.Selection.Incorporate)
@@ -59,7 +60,12 @@ func (x *run) stepPlan(ctx context.Context) error {
 
 // planDecisions converts the scoring matrix, with the sections each point
 // concerns in the base and in the winner.
-func (x *run) planDecisions(d *debate.Result, base int) []merge.Decision {
+//
+// A point that stands for a labelled-field disagreement is settled by its
+// value (the resolved conflict edits the text that states it), not by
+// taking the winner's whole section: the section that states a verdict in
+// a summary table is no substitute for the base's section there.
+func (x *run) planDecisions(d *debate.Result, base int, byValue map[string]bool) []merge.Decision {
 	a := x.res.Steps.Analysis
 	var out []merge.Decision
 	for _, dec := range d.Decisions {
@@ -70,7 +76,7 @@ func (x *run) planDecisions(d *debate.Result, base int) []merge.Decision {
 		md := merge.Decision{Point: dec.Point, Topic: p.Title, Winner: dec.Winner, Confidence: dec.Confidence,
 			Evidence: dec.Evidence, Round: dec.Round}
 		md.BaseSection = x.sectionRef(base, p.Positions[base].Section)
-		if w := labelIndex(dec.Winner); w >= 0 && w < len(x.docs) {
+		if w := labelIndex(dec.Winner); w >= 0 && w < len(x.docs) && !byValue[dec.Point] {
 			md.WinnerSection = x.sectionRef(w, p.Positions[w].Section)
 		}
 		for i, pos := range p.Positions {

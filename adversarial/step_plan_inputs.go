@@ -38,8 +38,12 @@ func (x *run) planAlignment(a *diff.Analysis) []merge.AlignedTopic {
 // planConflicts resolves every labelled-field disagreement and every
 // contradiction between variants: each gets one winning variant, by the
 // first rule that decides it (see conflictWinner).
-func (x *run) planConflicts(a *diff.Analysis, d *debate.Result, base int) []merge.ResolvedConflict {
+//
+// byValue lists the contradiction points that labelled-field
+// disagreements stand for: their resolution is by value.
+func (x *run) planConflicts(a *diff.Analysis, d *debate.Result, base int) (conflicts []merge.ResolvedConflict, byValue map[string]bool) {
 	var out []merge.ResolvedConflict
+	byValue = map[string]bool{}
 	// The winner of a field disagreement, by the contradiction point it
 	// stands for: the point's other statements follow it.
 	decided := map[string]merge.ResolvedConflict{}
@@ -62,6 +66,7 @@ func (x *run) planConflicts(a *diff.Analysis, d *debate.Result, base int) []merg
 		k.Winner, k.Rule = x.conflictWinner(d, k, base, keys)
 		if stands {
 			decided[p.ID] = k
+			byValue[p.ID] = true
 		}
 		// A value of the winner's class agrees with it however it is
 		// worded: the merge leaves it as it is.
@@ -101,7 +106,7 @@ func (x *run) planConflicts(a *diff.Analysis, d *debate.Result, base int) []merg
 		}
 		out = append(out, k)
 	}
-	return out
+	return out, byValue
 }
 
 // pointAt returns the contradiction point whose evidence includes every

@@ -91,10 +91,15 @@ func (r *run) amend() []AmendmentResult {
 }
 
 // sameLabel reports whether two values are stated after the same label:
-// the text before the value is identical and not empty.
+// the text before the value is the same, markup and spacing aside, and
+// not empty.
 func sameLabel(a, b ConflictValue) bool {
 	i, j := strings.Index(a.Text, a.Value), strings.Index(b.Text, b.Value)
-	return i > 0 && j > 0 && a.Text[:i] == b.Text[:j] && !strings.Contains(b.Text, "\n")
+	if i <= 0 || j <= 0 || strings.Contains(b.Text, "\n") {
+		return false
+	}
+	plain := strings.NewReplacer("*", "", "_", "", " ", "").Replace // "**Verdict**: " is "**Verdict: "
+	return plain(a.Text[:i]) == plain(b.Text[:j]) && plain(a.Text[:i]) != ""
 }
 
 // valuesNotTaken lists the plan's losing values.

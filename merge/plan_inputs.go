@@ -185,6 +185,10 @@ func stateWinner(text string, lose, win ConflictValue) (string, bool) {
 	if lose.Text != "" && lose.Value == lose.Text {
 		return restate(text, lose.Text, win.Text)
 	}
+	if lose.Text != "" && win.Text != "" && strings.Contains(text, lose.Text) && sameLabel(lose, win) {
+		// a labelled value and its rationale move together
+		return strings.ReplaceAll(text, lose.Text, win.Text), true
+	}
 	if lose.Text != "" && strings.Contains(text, lose.Text) && strings.Contains(lose.Text, lose.Value) {
 		return strings.ReplaceAll(text, lose.Text, strings.ReplaceAll(lose.Text, lose.Value, win.Value)), true
 	}

@@ -25,7 +25,14 @@ type docFacts struct {
 	// within the document, the sections its claims lie in.
 	conflicts [][]int
 	blocks    []blockFacts // one per block of the document
+	// fields maps a line of the document that gives a labelled value the
+	// variants disagree on to how many other variants give a value of the
+	// same class, and how many give one at all.
+	fields map[int]fieldSupport
 }
+
+// fieldSupport is the other variants' agreement with one labelled value.
+type fieldSupport struct{ agree, others int }
 
 // blockFacts measures one block, so that nested sections do not scan
 // their text again.
@@ -52,6 +59,26 @@ func measureDoc(a *diff.Analysis, idx int, d *diff.Document) *docFacts {
 			bf.words, bf.concrete, bf.vague = words.Count(b.Text), ind[i].Concrete, ind[i].Vague
 			bf.sentences = sentences(b.Text)
 			bf.statement = isStatement(b.Text)
+		}
+	}
+	for _, fd := range a.Fields {
+		for _, v := range fd.Values {
+			if v.Variant != idx || v.Class == "" {
+				continue
+			}
+			fs := fieldSupport{}
+			for _, o := range fd.Values {
+				if o.Variant != idx && o.Class != "" {
+					fs.others++
+					if o.Class == v.Class {
+						fs.agree++
+					}
+				}
+			}
+			if f.fields == nil {
+				f.fields = map[int]fieldSupport{}
+			}
+			f.fields[v.Line] = fs
 		}
 	}
 	for _, p := range a.Points {
@@ -380,6 +407,17 @@ func contradictionMark(p diff.Point, idx int, d *diff.Document, f *docFacts) mar
 	corroboration := 0.0
 	if len(claimers) > 0 {
 		corroboration = float64(len(agree)) / float64(len(claimers))
+	}
+	// A labelled judgement (a verdict, a severity) is corroborated by the
+	// other reviewers who reach the same one, however they word it.
+	for _, o := range own {
+		if fs, ok := f.fields[o.Line]; ok && fs.others > 0 {
+			m := evidenceMark(p, idx)
+			share := float64(fs.agree) / float64(fs.others)
+			m.score = 0.3 + 0.6*share
+			m.measure = fmt.Sprintf("%d of %d other variants that give this field reach the same value", fs.agree, fs.others)
+			return m
+		}
 	}
 	concrete := lexicon.ConcreteCount(own[0].Quote)
 	m := evidenceMark(p, idx)
