@@ -25,7 +25,6 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
-	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/crucible-go/crucible/internal/samplegen"
 	"github.com/crucible-go/crucible/provider"
@@ -60,7 +59,11 @@ func TestArtifactsIdentity(t *testing.T) {
 			return newPipeline().Run(context.Background(), Input{Compare: drafts})
 		}},
 	}
-	for _, set := range identityEvalSets(t) {
+	sets, dir := loadEvalCorpus(t)
+	if sets == nil {
+		t.Logf("no evaluation corpus at %s: its sets are not pinned in this run", dir)
+	}
+	for _, set := range sets {
 		cases = append(cases, identityCase{"eval-" + set.name, func(t *testing.T) (*Result, error) {
 			return newPipeline().Run(context.Background(), Input{Compare: set.drafts, ArtifactType: "Artifact"})
 		}})
@@ -200,45 +203,4 @@ func identityDigest(res *Result, err error) string {
 	}
 	fmt.Fprintf(&b, "%x %7d merged output\n", sha256.Sum256([]byte(res.MergedOutput)), len(res.MergedOutput))
 	return b.String()
-}
-
-type identitySet struct {
-	name   string
-	drafts []Draft
-}
-
-// identityEvalSets reads the variants of every set of the evaluation
-// corpus (../../shared/eval, or $CRUCIBLE_EVAL), in the order truth.yaml
-// lists them. Without the corpus there are none: the other cases still run.
-func identityEvalSets(t *testing.T) []identitySet {
-	dir := os.Getenv("CRUCIBLE_EVAL")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "shared", "eval")
-	}
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		t.Logf("no evaluation corpus at %s: its sets are not pinned in this run", dir)
-		return nil
-	}
-	var out []identitySet
-	for _, e := range entries {
-		truth, err := os.ReadFile(filepath.Join(dir, e.Name(), "truth.yaml"))
-		if !e.IsDir() || err != nil {
-			continue
-		}
-		var tr struct {
-			Variants []struct {
-				File string `yaml:"file"`
-			} `yaml:"variants"`
-		}
-		require.NoError(t, yaml.Unmarshal(truth, &tr), e.Name())
-		set := identitySet{name: e.Name()}
-		for _, v := range tr.Variants {
-			src, err := os.ReadFile(filepath.Join(dir, e.Name(), v.File))
-			require.NoError(t, err)
-			set.drafts = append(set.drafts, Draft{Name: v.File, Content: src})
-		}
-		out = append(out, set)
-	}
-	return out
 }

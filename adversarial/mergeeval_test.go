@@ -85,9 +85,21 @@ type evalSet struct {
 	drafts []Draft
 }
 
-// readEvalSets reads every set of the corpus (../../shared/eval, or
-// $CRUCIBLE_EVAL), skipping the test when there is none.
+// readEvalSets reads every set of the corpus, skipping the test when
+// there is none.
 func readEvalSets(t *testing.T) []evalSet {
+	t.Helper()
+	sets, dir := loadEvalCorpus(t)
+	if sets == nil {
+		t.Skipf("no evaluation corpus at %s (set CRUCIBLE_EVAL)", dir)
+	}
+	return sets
+}
+
+// loadEvalCorpus reads every set of the corpus (../../shared/eval, or
+// $CRUCIBLE_EVAL), its variants in the order truth.yaml lists them; nil
+// when there is no corpus. It returns the directory it looked in.
+func loadEvalCorpus(t *testing.T) ([]evalSet, string) {
 	t.Helper()
 	dir := os.Getenv("CRUCIBLE_EVAL")
 	if dir == "" {
@@ -95,7 +107,7 @@ func readEvalSets(t *testing.T) []evalSet {
 	}
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		t.Skipf("no evaluation corpus at %s (set CRUCIBLE_EVAL): %v", dir, err)
+		return nil, dir
 	}
 	var out []evalSet
 	for _, e := range entries {
@@ -116,7 +128,7 @@ func readEvalSets(t *testing.T) []evalSet {
 		}
 		out = append(out, set)
 	}
-	return out
+	return out, dir
 }
 
 // truthSection is a section of an alignment group.
