@@ -3,6 +3,8 @@ package merge
 import (
 	"fmt"
 	"strings"
+
+	"github.com/crucible-go/crucible/internal/refs"
 )
 
 // Contributions from several variants often win points about the same
@@ -19,7 +21,11 @@ import (
 //   - a change whose source section lies inside the source of an earlier
 //     change from the same variant is not made either: the earlier change
 //     already brings it, and making both would put the same text in the
-//     merged document twice.
+//     merged document twice;
+//   - an append or insert of a section titled like one already where it
+//     would go — a base section there, or one an earlier change puts
+//     there — is not made (a variant that repeats its own structure would
+//     otherwise bring "Baseline References" twice).
 //
 // Appends and inserts never collide with a replace: the replace keeps what
 // is under its target (see graft).
@@ -37,6 +43,14 @@ func settleCollisions(in PlanInput, changes []Change) ([]Change, []Rejection) {
 				NonBase: fmt.Sprintf("%s, %s", c.Source.Variant, c.Source.Section),
 				Rationale: fmt.Sprintf("Not made on its own: it lies inside %s, which Change #%d already brings in whole.",
 					kept[by].Source.Section, kept[by].Number),
+			})
+			continue
+		}
+		if why, ok := repeatsTitle(in, c, kept); ok {
+			dropped = append(dropped, Rejection{
+				Point: pointOrDash(c.Rationale.Point), Topic: c.Title,
+				NonBase:   fmt.Sprintf("%s, %s", c.Source.Variant, c.Source.Section),
+				Rationale: "Not made: " + why + "; one topic has one section.",
 			})
 			continue
 		}
@@ -90,4 +104,42 @@ func pointOrDash(p string) string {
 		return "—"
 	}
 	return p
+}
+
+// repeatsTitle reports whether an append or insert would put a section
+// beside one of the same title: a base section under the same parent, or
+// the section of an earlier append or insert to the same place.
+func repeatsTitle(in PlanInput, c Change, kept []Change) (string, bool) {
+	if c.Approach != Append && c.Approach != Insert {
+		return "", false
+	}
+	title := normTitle(refs.StripNumber(c.Source.Section.Title))
+	if title == "" {
+		return "", false
+	}
+	base := in.Base.Doc
+	if t, ok := locate(base, c.Target); ok {
+		parent := t // an insert goes under its target
+		if c.Approach == Append {
+			parent = base.Sections[t].Parent // an append beside it
+		}
+		var siblings []int
+		if parent >= 0 {
+			siblings = base.Sections[parent].Children
+		} else {
+			siblings = base.TopLevel()
+		}
+		for _, k := range siblings {
+			if normTitle(refs.StripNumber(base.Sections[k].Title)) == title {
+				return fmt.Sprintf("the base already has %s there", refOf(base, k)), true
+			}
+		}
+	}
+	for _, k := range kept {
+		if (k.Approach == Append || k.Approach == Insert) && k.Approach == c.Approach && k.Target == c.Target &&
+			normTitle(refs.StripNumber(k.Source.Section.Title)) == title {
+			return fmt.Sprintf("Change #%d already puts a section of this title there", k.Number), true
+		}
+	}
+	return "", false
 }

@@ -52,3 +52,31 @@ func TestNewPlanOneChangePerBaseSection(t *testing.T) {
 	assert.Equal(t, 1, strings.Count(m.Output, "Security\n"), "the subsection comes in once, with its parent")
 	assert.Equal(t, 1, strings.Count(m.Output, "Keys\n"))
 }
+
+func TestNewPlanNoRepeatedTitles(t *testing.T) {
+	// B splits the base's Checks into two parts, each with its own
+	// "Extra": both would land under the base's Checks.
+	base := mustParse(t, "a.md", "# S\n\n## 1. Checks\n\n### 1.1 Baseline\n\nx\n\n## 2. Ops\n\ny\n")
+	b := mustParse(t, "b.md", "# S\n\n## Checks, part one\n\n### Extra\n\nB's extra.\n\n## Checks, part two\n\n### Extra\n\nB repeats itself.\n")
+	in := PlanInput{
+		Base:     Variant{Label: "A", Doc: base},
+		Variants: []Variant{{Label: "B", Doc: b}},
+		Alignment: []AlignedTopic{{Title: "Checks", Sections: []TopicSection{
+			{Variant: "A", Section: SectionRef{Number: "1", Title: "1. Checks"}},
+			{Variant: "B", Section: SectionRef{Number: "1", Title: "Checks, part one"}},
+			{Variant: "B", Section: SectionRef{Number: "2", Title: "Checks, part two"}}}}},
+		Decisions: []Decision{
+			{Point: "U-001", Winner: "B", Confidence: 90, WinnerSection: SectionRef{Number: "1.1", Title: "Extra"}},
+			{Point: "U-002", Winner: "B", Confidence: 90, WinnerSection: SectionRef{Number: "2.1", Title: "Extra"}},
+		},
+	}
+	p, err := NewPlan(in, WithClock(fixedClock))
+	require.NoError(t, err)
+	var got []string
+	for _, c := range p.Changes {
+		got = append(got, string(c.Approach)+" "+c.Target.Title+" <- "+c.Source.Section.Number+" "+c.Source.Section.Title)
+	}
+	assert.Equal(t, []string{"insert 1. Checks <- 1.1 Extra"}, got, "B's second Extra would land beside the first")
+	require.NotEmpty(t, p.Rejected)
+	assert.Contains(t, p.Rejected[len(p.Rejected)-1].Rationale, "Change #1 already puts a section of this title there")
+}
