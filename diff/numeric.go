@@ -237,10 +237,14 @@ func crossNumeric(refs []qref, members []int) (Contradiction, bool) {
 // subject that clash (see sameSubjectWithin for what counts as one
 // subject).
 func intraNumeric(in DetectInput, refs []qref, members []int) (Contradiction, bool) {
+	var items []string // the heading items of the members' document, read once
 	for x, i := range members {
 		for _, j := range members[x+1:] {
 			a, b := refs[i], refs[j]
-			if a.claim == b.claim || !sameSubjectWithin(in.Documents[a.claim.Variant], a, b) {
+			if items == nil {
+				items = headingItems(in.Documents[a.claim.Variant])
+			}
+			if a.claim == b.claim || !sameSubjectWithin(items, a, b) {
 				continue
 			}
 			if c, ok := numericContradiction([]qref{a, b}); ok {
@@ -301,7 +305,7 @@ func numericContradiction(rs []qref) (Contradiction, bool) {
 // the subjects are the same words (at least two of them) and the sections
 // are not parallel items ("Phase 1" and "Phase 3" each have a duration),
 // or when both statements name the same item.
-func sameSubjectWithin(d *Document, a, b qref) bool {
+func sameSubjectWithin(items []string, a, b qref) bool {
 	if a.claim.Section == b.claim.Section {
 		return true
 	}
@@ -311,16 +315,16 @@ func sameSubjectWithin(d *Document, a, b qref) bool {
 	if len(a.q.Subject) < 2 || !slices.Equal(a.q.Subject, b.q.Subject) {
 		return false
 	}
-	return !parallelItems(d, a.claim.Section, b.claim.Section)
+	return !parallelItems(items, a.claim.Section, b.claim.Section)
 }
 
 // parallelItems reports whether two sections are items of one series: both
-// headings carry an item number or id, and not the same one.
-func parallelItems(d *Document, s1, s2 int) bool {
-	if s1 < 0 || s2 < 0 || s1 >= len(d.Sections) || s2 >= len(d.Sections) {
+// headings carry an item number or id (items is headingItems of their
+// document), and not the same one.
+func parallelItems(items []string, s1, s2 int) bool {
+	if s1 < 0 || s2 < 0 || s1 >= len(items) || s2 >= len(items) {
 		return false
 	}
-	items := headingItems(d)
 	k1, k2 := items[s1], items[s2]
 	return k1 != "" && k2 != "" && k1 != k2
 }

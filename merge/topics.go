@@ -41,25 +41,40 @@ func WithTopicMatcher(m TopicMatcher) Option {
 }
 
 // duplicateTopics lists the sections of d that repeat a topic of an
-// earlier sibling of the same level.
+// earlier sibling of the same level. Titles are normalised once and
+// looked up by parent and level, so the check stays linear; a host's
+// matcher is asked only about siblings.
 func duplicateTopics(d *diff.Document, m TopicMatcher) []Problem {
+	type place struct{ parent, level int }
+	first := map[place]map[string]int{} // normalised title → first section
+	siblings := map[place][]int{}
 	var out []Problem
 	for i, s := range d.Sections {
 		if s.Depth == 0 {
 			continue
 		}
-		for j := i - 1; j >= 0; j-- {
-			p := d.Sections[j]
-			if p.Parent != s.Parent || p.Level != s.Level {
-				continue
-			}
-			a, b := normTitle(refs.StripNumber(p.Title)), normTitle(refs.StripNumber(s.Title))
-			if a == b || (m != nil && m.SameTopic(p.Title, s.Title)) {
-				out = append(out, Problem{Rule: RuleDuplicate, Line: s.Line, Heading: s.Title,
-					Detail: fmt.Sprintf("%q repeats the topic of %q (line %d)", s.Title, p.Title, p.Line)})
-				break
+		at := place{s.Parent, s.Level}
+		if first[at] == nil {
+			first[at] = map[string]int{}
+		}
+		key := normTitle(refs.StripNumber(s.Title))
+		j, dup := first[at][key]
+		if !dup && m != nil {
+			for _, k := range siblings[at] {
+				if m.SameTopic(d.Sections[k].Title, s.Title) {
+					j, dup = k, true
+					break
+				}
 			}
 		}
+		if dup {
+			p := d.Sections[j]
+			out = append(out, Problem{Rule: RuleDuplicate, Line: s.Line, Heading: s.Title,
+				Detail: fmt.Sprintf("%q repeats the topic of %q (line %d)", s.Title, p.Title, p.Line)})
+		} else {
+			first[at][key] = i
+		}
+		siblings[at] = append(siblings[at], i)
 	}
 	return out
 }
