@@ -190,6 +190,10 @@ type PointPosition struct {
 type ArgueError struct {
 	Usage provider.Usage
 	Err   error
+	// Final is set when the advocate has already spent the turn's one
+	// retry (or judged the failure not worth one): the debate does not
+	// call it again, so a turn costs at most two model calls.
+	Final bool
 }
 
 func (e *ArgueError) Error() string { return e.Err.Error() }

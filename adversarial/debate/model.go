@@ -190,13 +190,16 @@ func (m *ModelAdvocate) Argue(ctx context.Context, turn Turn) (Statement, error)
 		return Statement{}, err
 	}
 	var reply statementReply
-	resps, err := llmjson.Ask(ctx, m.p, req, &reply, func() error { return ValidateStatement(turn, reply.statement()) })
+	// Provider errors come back at once: the debate retries the turn and
+	// records the retry; an unusable reply is retried here, with the
+	// problem, and then final.
+	resps, err := llmjson.AskReply(ctx, m.p, req, &reply, func() error { return ValidateStatement(turn, reply.statement()) })
 	var usage provider.Usage
 	for _, r := range resps {
 		usage = usage.Add(r.Usage)
 	}
 	if err != nil {
-		return Statement{}, &ArgueError{Usage: usage,
+		return Statement{}, &ArgueError{Usage: usage, Final: errors.Is(err, llmjson.ErrInvalidReply),
 			Err: fmt.Errorf("adversarial: advocate for Variant %s (%s), round %d: %w", turn.Self.Label, m.spec, turn.Round, err)}
 	}
 	st := reply.statement()

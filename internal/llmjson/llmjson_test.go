@@ -30,7 +30,12 @@ func TestExtract(t *testing.T) {
 		{"prose only", "I think it is met.", verdict{}, "no ```json block"},
 		{"unknown field ignored", "```json\n{\"verdict\": \"MET\", \"extra\": 1}\n```", verdict{Verdict: "MET"}, ""},
 		{"other fences skipped", "```go\nfmt.Println()\n```\n```json\n{\"verdict\": \"MET\"}\n```\n```text\nbye\n```", verdict{Verdict: "MET"}, ""},
-		{"unclosed fence", "```json\n{\"verdict\": \"MET\"}", verdict{}, "no ```json block"},
+		// a complete value in an unclosed fence is still the answer: truncation is told by the finish reason
+		{"unclosed fence", "```json\n{\"verdict\": \"MET\"}", verdict{Verdict: "MET"}, ""},
+		{"unclosed fence, cut value", "```json\n{\"verdict\": \"ME", verdict{}, "no ```json block"},
+		{"prose around bare JSON", "My answer: {\"verdict\": \"MET\"} — hope that helps.", verdict{Verdict: "MET"}, ""},
+		{"think draft ignored", "<think>draft:\n```json\n{\"verdict\": \"NOT MET\"}\n```\n</think>\n{\"verdict\": \"MET\"}", verdict{Verdict: "MET"}, ""},
+		{"unclosed think is no answer", "<think>```json\n{\"verdict\": \"MET\"}\n```", verdict{}, "no ```json block"},
 		{"trailing data", "{\"verdict\": \"MET\"} {\"verdict\": \"NOT MET\"}", verdict{}, "data after its value"},
 		{"broken", "```json\n{\"verdict\": \n```", verdict{}, "does not decode"},
 	}
