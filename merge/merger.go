@@ -125,7 +125,7 @@ func (r *run) assemble(ctx context.Context, executor string, failure *ExecutorEr
 	m := &Merged{
 		Plan:      r.in.Plan,
 		Fallbacks: r.fallbacks,
-		Log:  Log{Base: r.in.Plan.Base, Executor: executor, Time: at, Changes: r.results},
+		Log:       Log{Base: r.in.Plan.Base, Executor: executor, Time: at, Changes: r.results},
 	}
 	var nodes []*node
 	r.tree.walk(func(n *node) { nodes = append(nodes, n) })
