@@ -11,6 +11,7 @@ import (
 
 	"github.com/crucible-go/crucible/adversarial/debate"
 	"github.com/crucible-go/crucible/diff"
+	"github.com/crucible-go/crucible/internal/llmjson"
 	"github.com/crucible-go/crucible/internal/prompt"
 	"github.com/crucible-go/crucible/internal/words"
 	"github.com/crucible-go/crucible/provider"
@@ -23,6 +24,10 @@ type GenerateRequest struct {
 	Agent  debate.AgentSpec // who writes it
 	Source *diff.Document   // the source material
 	Focus  []string         // focus areas of the run
+	// Attempt is 1, or 2 for the one retry after a failed or unusable
+	// draft; a model generator tags the retry so that caches and fault
+	// injectors tell it from the first call.
+	Attempt int
 }
 
 // Generator writes one Mode B variant from the source. Implementations must
@@ -118,12 +123,19 @@ func (g *ModelGenerator) Generate(ctx context.Context, req GenerateRequest) (str
 	if err != nil {
 		return "", err
 	}
-	resp, err := g.p.Complete(ctx, provider.Request{
+	// llmjson.Complete checks the finish reason (a draft cut at the
+	// output limit is a fragment, not a variant), removes reasoning
+	// blocks and recognises a refusal sentence.
+	preq := provider.Request{
 		Model: req.Agent.Model, System: system, MaxTokens: g.maxTokens,
 		Messages: []provider.Message{{Role: provider.RoleUser, Content: user}},
 		Tags: map[string]string{provider.TagStep: StageGenerate, provider.TagRole: "generator",
 			provider.TagAgent: req.Agent.String(), provider.TagVariant: fmt.Sprint(req.Index)},
-	})
+	}
+	if req.Attempt >= 2 {
+		preq = preq.WithTag(llmjson.TagAttempt, fmt.Sprint(req.Attempt))
+	}
+	resp, err := llmjson.Complete(ctx, g.p, preq)
 	if err != nil {
 		return "", err
 	}

@@ -130,7 +130,7 @@ func ask(ctx context.Context, p provider.Provider, req provider.Request, v any, 
 			return resps, nil
 		}
 	}
-	if !Retryable(err) || refusal(err) || ctx.Err() != nil || !retryErrors && !errors.Is(err, ErrInvalidReply) {
+	if !Retryable(err) || Refused(err) || ctx.Err() != nil || !retryErrors && !errors.Is(err, ErrInvalidReply) {
 		return resps, err
 	}
 	retry := Retry(req, err)
@@ -158,9 +158,10 @@ func ask(ctx context.Context, p provider.Provider, req provider.Request, v any, 
 	return resps, nil
 }
 
-// refusal reports a reply that is a refusal: retrying it asks the same
-// question of a model that has declined it.
-func refusal(err error) bool {
+// Refused reports an error that is a refusal (a refusal sentence, finish
+// reason or provider error): retrying it asks the same question of a
+// model that has declined it, so it is not retried.
+func Refused(err error) bool {
 	var re *ReplyError
 	return errors.As(err, &re) && re.Refusal || errors.Is(err, provider.ErrRefusal)
 }
