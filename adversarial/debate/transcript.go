@@ -27,6 +27,11 @@ func (r *Result) Markdown() string {
 	fmt.Fprintf(&b, "- Depth: %s\n- Rounds completed: %d\n- Convergence achieved: %s of contested points (%s of all points, unique contributions included)\n- Convergence threshold: %s\n- Focus areas: %s\n- Advocate count: %d\n",
 		r.Depth, completed, percent(r.Convergence), percent(r.Overall), thresholdPercent(r.Threshold), focus, len(r.Variants))
 	b.WriteString("- Agent failures: " + r.failureSummary() + "\n")
+	for _, f := range r.EliminationFailures {
+		if !f.Recovered {
+			fmt.Fprintf(&b, "- Elimination round: Variant %s advocate (%s) failed %s (%s); dropped before the final\n", f.Variant, f.Agent, f.retried(), cell(f.Error))
+		}
+	}
 	for _, f := range r.Failures {
 		if f.Recovered {
 			fmt.Fprintf(&b, "- Retried: %s in round %d (%s); the retry succeeded\n", r.advocateName(f.Variant), f.Round, cell(f.Error))
