@@ -63,6 +63,10 @@ type Turn struct {
 	Unresolved []string
 	// Focus are the debate's focus areas; empty means all.
 	Focus []string
+	// Attempt is 1, or 2 when the debate retries the turn after a
+	// failure. A model advocate tags the retry, so a cache or a fault
+	// injector tells it from the first call.
+	Attempt int
 
 	memo *memo // shared by the debate's turns; nil outside the engine
 }

@@ -331,6 +331,7 @@ func (d *debate) attempt(ctx context.Context, i int, turn Turn) outcome {
 	adv, v := d.in.Advocates[i], d.in.Variants[i]
 	for try := 1; try <= 2; try++ {
 		d.usage[i].Calls++
+		turn.Attempt = try
 		st, err := safeArgue(ctx, adv, turn)
 		var ae *ArgueError
 		if err == nil {

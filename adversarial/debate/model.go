@@ -237,7 +237,7 @@ func (m *ModelAdvocate) request(turn Turn) (provider.Request, error) {
 	if err != nil {
 		return provider.Request{}, err
 	}
-	return provider.Request{
+	req := provider.Request{
 		Model:  m.spec.Model,
 		System: m.system,
 		Messages: []provider.Message{
@@ -248,7 +248,11 @@ func (m *ModelAdvocate) request(turn Turn) (provider.Request, error) {
 		Temperature: m.temperature,
 		Tags: map[string]string{provider.TagStep: "debate", provider.TagRole: "advocate", provider.TagRound: strconv.Itoa(turn.Round),
 			provider.TagVariant: turn.Self.Label, provider.TagAgent: m.spec.String()},
-	}, nil
+	}
+	if turn.Attempt >= 2 {
+		req.Tags[llmjson.TagAttempt] = strconv.Itoa(turn.Attempt)
+	}
+	return req, nil
 }
 
 // sharedContext renders the first message: the variants and the diff
