@@ -20,6 +20,7 @@ import (
 
 	"github.com/crucible-go/crucible/adversarial/debate"
 	"github.com/crucible-go/crucible/diff"
+	"github.com/crucible-go/crucible/merge"
 	"github.com/crucible-go/crucible/provider"
 	"github.com/crucible-go/crucible/provider/providertest"
 )
@@ -261,8 +262,8 @@ type injectorKey struct{}
 func (cc *chaosCase) runner(t *testing.T) *Runner {
 	model := scriptedModel(cc.drafts, cc.agree)
 	faulty := provider.Func(func(ctx context.Context, req provider.Request) (provider.Response, error) {
-		if inj, ok := ctx.Value(injectorKey{}).(*providertest.Injector); ok {
-			return inj.Wrap(model).Complete(ctx, req)
+		if wrap, ok := ctx.Value(injectorKey{}).(provider.Middleware); ok {
+			return wrap(model).Complete(ctx, req)
 		}
 		return model.Complete(ctx, req)
 	})
@@ -271,7 +272,7 @@ func (cc *chaosCase) runner(t *testing.T) *Runner {
 		require.NoError(t, reg.Register(m, faulty))
 	}
 	return New(WithClock(fixedClock), WithRegistry(reg), WithModelAdvocates(), WithModelJudge("opus"),
-		WithModelDetector("sonnet"), WithModelMerger("opus"), WithConcurrency(4))
+		WithModelDetector("sonnet"), WithModelMerger("opus"), WithMergerOptions(merge.WithAllChanges()), WithConcurrency(4))
 }
 
 // run runs the case with the faults of seed (none when seed < 0).
@@ -283,7 +284,7 @@ func (cc *chaosCase) runOn(t *testing.T, r *Runner, seed int64, inj **providerte
 	ctx := context.Background()
 	if seed >= 0 {
 		in := providertest.InjectFaults(chaosFaults(seed))
-		ctx = context.WithValue(ctx, injectorKey{}, in)
+		ctx = context.WithValue(ctx, injectorKey{}, provider.Middleware(in.Wrap))
 		if inj != nil {
 			*inj = in
 		}
@@ -374,7 +375,9 @@ var (
 
 // judgeReply says NOT MET, with a note, for every pair asked about.
 func judgeReply(req provider.Request) string {
-	last := req.Messages[len(req.Messages)-1].Content
+	// The instruction is the third message; a retry appends the bad reply
+	// and the problem after it.
+	last := req.Messages[min(2, len(req.Messages)-1)].Content
 	var labels, criteria []string
 	if m := reevalLabel.FindStringSubmatch(last); m != nil {
 		labels = []string{m[1]}

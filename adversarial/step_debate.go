@@ -100,6 +100,13 @@ func (x *run) adoptDebate(d *debate.Result) {
 	}
 	if dropped := d.Dropped(); len(dropped) > 0 {
 		x.partial(fmt.Sprintf("Advocates dropped after a failed retry: %s", strings.Join(dropped, ", ")))
+		// Each names its agent and cause, as the error matrix asks.
+		for _, f := range append(slices.Clone(d.EliminationFailures), d.Failures...) {
+			if !f.Recovered {
+				x.warn(fmt.Sprintf("Debate: the advocate of Variant %s (%s) failed in round %d (%d attempt(s)): %s; the debate went on without it",
+					f.Variant, f.Agent, f.Round, f.Attempts, f.Error))
+			}
+		}
 	}
 }
 

@@ -18,7 +18,7 @@ func (x *run) stepMerge(ctx context.Context) error {
 	x.started(StageMerge)
 	merger := x.r.merger
 	if merger == nil {
-		opts := []merge.Option{merge.WithClock(x.r.clock), merge.WithLogger(x.r.logger)}
+		opts := append([]merge.Option{merge.WithClock(x.r.clock), merge.WithLogger(x.r.logger)}, x.r.mergerOpts...)
 		if x.r.mergerModel != "" {
 			mm, err := merge.NewModelMerger(x.prov, append(opts, merge.WithModel(x.r.mergerModel))...)
 			if err != nil {
