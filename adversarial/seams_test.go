@@ -167,3 +167,31 @@ func warningsWith(res *Result, s string) []string {
 	}
 	return out
 }
+
+// TestCancelKeepsFinishedStepsInTheSink cancels a model-backed run right
+// after each step finishes: whatever the Result holds is in the sink too,
+// the contract included, and it names nothing that does not exist.
+func TestCancelKeepsFinishedStepsInTheSink(t *testing.T) {
+	cc := chaosCases(t)[1]
+	for _, step := range []string{StageDiff, StageDebate, StageScoring, StagePlan} {
+		t.Run(step, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			r := cc.runner(t)
+			r.observer = ObserverFunc(func(e Event) {
+				if e.Kind == StepFinished && e.Step == step {
+					cancel()
+				}
+			})
+			sink := NewMemorySink()
+			in := cc.in
+			in.Sink = sink
+			res, err := r.Run(ctx, in)
+			require.ErrorIs(t, err, context.Canceled)
+			require.NotNil(t, res)
+			assert.Empty(t, namedButMissing(res, sink))
+			_, ok := sink.Get(DiffAnalysisFile)
+			assert.True(t, ok, "step 1 finished before the cancel")
+		})
+	}
+}
