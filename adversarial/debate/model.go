@@ -155,7 +155,18 @@ type statementReply struct {
 	Responses   []responseReply  `json:"responses"`
 	NewEvidence []Claim          `json:"new_evidence"`
 	Remaining   []Claim          `json:"remaining"`
-	Positions   []PointPosition  `json:"positions"`
+	Positions   []positionReply  `json:"positions"`
+}
+
+// positionReply is a position as the model writes it: a confidence of
+// "80" or "80%" means 80 — the field is an integer, so the string is
+// unambiguous.
+type positionReply struct {
+	Point      string      `json:"point"`
+	Prefer     string      `json:"prefer"`
+	Confidence llmjson.Int `json:"confidence"`
+	Concede    bool        `json:"concede"`
+	Evidence   string      `json:"evidence"`
 }
 
 type criticismReply struct {
@@ -173,7 +184,11 @@ type responseReply struct {
 
 func (r statementReply) statement() Statement {
 	st := Statement{Position: strings.TrimSpace(r.Position), Steelman: r.Steelman, Strengths: r.Strengths,
-		Concessions: r.Concessions, NewEvidence: r.NewEvidence, Remaining: r.Remaining, Positions: r.Positions}
+		Concessions: r.Concessions, NewEvidence: r.NewEvidence, Remaining: r.Remaining}
+	for _, p := range r.Positions {
+		st.Positions = append(st.Positions, PointPosition{Point: p.Point, Prefer: p.Prefer, Confidence: int(p.Confidence),
+			Concede: p.Concede, Evidence: p.Evidence})
+	}
 	for _, w := range r.Weaknesses {
 		st.Weaknesses = append(st.Weaknesses, Criticism{Against: w.Against, Point: w.Point, Text: w.Text, Evidence: w.Evidence})
 	}

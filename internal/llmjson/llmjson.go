@@ -12,6 +12,8 @@ import (
 	"reflect"
 	"strings"
 
+	"github.com/tailscale/hujson"
+
 	"github.com/crucible-go/crucible/provider"
 )
 
@@ -36,32 +38,50 @@ func (e *ReplyError) Is(target error) bool { return target == ErrInvalidReply }
 
 // lastFence returns the body of the last ``` fenced block of a reply
 // whose info string is empty or "json", scanning by hand: replies run to
-// many kilobytes and this runs on every model call.
+// many kilobytes and this runs on every model call. Fences count only at
+// the start of a line (after indentation), so ``` inside a JSON string is
+// text, not the end of the block.
 func lastFence(reply string) (string, bool) {
 	body, found := "", false
 	for i := 0; i < len(reply); {
-		open := strings.Index(reply[i:], "```")
+		open := lineFence(reply, i)
 		if open < 0 {
 			break
 		}
-		open += i
 		nl := strings.IndexByte(reply[open:], '\n')
 		if nl < 0 {
 			break
 		}
 		info := strings.TrimSpace(reply[open+3 : open+nl])
 		start := open + nl + 1
-		closing := strings.Index(reply[start:], "```")
+		closing := lineFence(reply, start)
 		if closing < 0 {
 			break
 		}
-		closing += start
 		if info == "" || strings.EqualFold(info, "json") {
 			body, found = reply[start:closing], true
 		}
 		i = closing + 3
 	}
 	return body, found
+}
+
+// lineFence returns the index of the next ``` at or after from that only
+// whitespace precedes on its line, or -1.
+func lineFence(s string, from int) int {
+	for i := from; i < len(s); {
+		k := strings.Index(s[i:], "```")
+		if k < 0 {
+			return -1
+		}
+		k += i
+		lineStart := strings.LastIndexByte(s[:k], '\n') + 1
+		if strings.TrimSpace(s[lineStart:k]) == "" {
+			return k
+		}
+		i = k + 3
+	}
+	return -1
 }
 
 // Extract finds the JSON in a reply — after removing reasoning blocks
@@ -76,6 +96,9 @@ func Extract(reply string, v any) error {
 	} else if !strings.HasPrefix(body, "{") && !strings.HasPrefix(body, "[") {
 		last, ok := lastValue(body)
 		if !ok {
+			last, ok = lenientValue(body)
+		}
+		if !ok {
 			return &ReplyError{Reason: "no ```json block in the reply", Reply: reply}
 		}
 		body = last
@@ -84,6 +107,12 @@ func Extract(reply string, v any) error {
 	// caller's validation checks what matters.
 	if json.Unmarshal([]byte(body), v) == nil {
 		return nil // the common case, and the fastest decoder for it
+	}
+	// Trailing commas and comments, as models write them, are standardised
+	// by a JWCC (HuJSON) parser, not repaired by hand; the result is
+	// decoded as strictly as before.
+	if std, err := hujson.Standardize([]byte(body)); err == nil && json.Unmarshal(std, v) == nil {
+		return nil
 	}
 	// Unmarshal rejects data after the value as a syntax error; a decoder
 	// tells the two failures apart, for a reason the model can act on.
@@ -201,4 +230,47 @@ func lastValue(text string) (string, bool) {
 		i += int(dec.InputOffset()) - 1
 	}
 	return best, found
+}
+
+// lenientValue returns the object from the first '{' to the last '}' of
+// prose when JWCC (trailing commas, comments) makes it one value.
+func lenientValue(text string) (string, bool) {
+	i, j := strings.IndexByte(text, '{'), strings.LastIndexByte(text, '}')
+	if i < 0 || j < i {
+		return "", false
+	}
+	std, err := hujson.Standardize([]byte(text[i : j+1]))
+	if err != nil {
+		return "", false
+	}
+	return string(std), true
+}
+
+// Int is an integer field a model may write as a number or as a string
+// of one ("80", "80%"): accepted where the field's type leaves no doubt
+// what the string means. Anything else fails to decode.
+type Int int
+
+// UnmarshalJSON implements [json.Unmarshaler].
+func (n *Int) UnmarshalJSON(b []byte) error {
+	var i int
+	if err := json.Unmarshal(b, &i); err == nil {
+		*n = Int(i)
+		return nil
+	}
+	var f float64
+	if err := json.Unmarshal(b, &f); err == nil && f == float64(int(f)) {
+		*n = Int(int(f))
+		return nil
+	}
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return fmt.Errorf("want an integer, got %s", b)
+	}
+	t := strings.TrimSuffix(strings.TrimSpace(s), "%")
+	if err := json.Unmarshal([]byte(strings.TrimSpace(t)), &i); err != nil {
+		return fmt.Errorf("want an integer, got %q", s)
+	}
+	*n = Int(i)
+	return nil
 }
