@@ -150,22 +150,39 @@ func execute(t *template.Template, name string, data any) (string, error) {
 	return strings.TrimSpace(b.String()), nil
 }
 
-// unwrapMarkdown removes a ```markdown fence a model put around the whole
-// document.
+// unwrapMarkdown returns the document of a reply: the body of its
+// ```markdown (or ```md, or unlabelled) fenced block when it has one — up
+// to the last closing fence at the start of a line, so fences inside the
+// document survive — and the prose a model writes around it is dropped;
+// otherwise the reply from its first heading on. A reply that is a bare
+// document is kept as it is.
 func unwrapMarkdown(s string) string {
-	t := strings.TrimSpace(s)
-	if !strings.HasPrefix(t, "```") || !strings.HasSuffix(t, "```") {
-		return s
+	if t := strings.TrimSpace(s); strings.HasPrefix(t, "#") || strings.HasPrefix(t, "---") {
+		return s // a bare document: its own code fences are content
 	}
-	nl := strings.IndexByte(t, '\n')
-	if nl < 0 {
-		return s
+	lines := strings.Split(strings.ReplaceAll(s, "\r\n", "\n"), "\n")
+	for i, l := range lines {
+		t := strings.TrimSpace(l)
+		if !strings.HasPrefix(t, "```") {
+			continue
+		}
+		info := strings.ToLower(strings.TrimSpace(strings.TrimLeft(t, "`")))
+		if info != "" && info != "markdown" && info != "md" {
+			continue
+		}
+		for j := len(lines) - 1; j > i; j-- {
+			if strings.TrimSpace(lines[j]) == "```" {
+				return strings.TrimSpace(strings.Join(lines[i+1:j], "\n")) + "\n"
+			}
+		}
+		break
 	}
-	info := strings.ToLower(strings.TrimSpace(t[3:nl]))
-	if info != "" && info != "markdown" && info != "md" {
-		return s
+	for i, l := range lines {
+		if strings.HasPrefix(l, "#") || strings.HasPrefix(l, "---") && i == 0 {
+			return strings.Join(lines[i:], "\n")
+		}
 	}
-	return strings.TrimSpace(t[nl+1:len(t)-3]) + "\n"
+	return s
 }
 
 // personaKeywords are what each persona looks for first in a source. The
