@@ -132,3 +132,37 @@ func sameArtifacts(a, b *Result) bool {
 	return slices.EqualFunc(x, y, func(p, q Artifact) bool { return p.Name == q.Name && string(p.Content) == string(q.Content) }) &&
 		a.MergedOutput == b.MergedOutput
 }
+
+// TestSeededMessyMix runs the model-backed pipeline with about half of
+// its calls (some 300 in all) written in a seeded mix of every reply
+// style, on any attempt: no run ends with a variant, verdict,
+// contradiction or merged section the model did not finally say — each
+// is the clean run's, or the run says what it lost.
+func TestSeededMessyMix(t *testing.T) {
+	cases := chaosCases(t)[:3]
+	mix := append(slices.Clone(providertest.Styles), slices.Repeat([]providertest.Style{providertest.StyleClean}, 6)...)
+	calls, runs := 0, 0
+	for seed := int64(0); calls < 300; seed++ {
+		cc := cases[seed%int64(len(cases))]
+		clean, _, err := cc.run(t, -1, nil)
+		require.NoError(t, err)
+		mw := providertest.Messy(providertest.MessyOptions{Mix: mix, Seed: seed, EveryAttempt: true})
+		ctx := context.WithValue(context.Background(), injectorKey{}, mw)
+		res, err := cc.runner(t).Run(ctx, cc.in)
+		require.NoError(t, err)
+		calls += res.Usage.Calls
+		runs++
+		if sameArtifacts(clean, res) {
+			continue
+		}
+		var said []string
+		for _, w := range res.Warnings {
+			if !slices.Contains(clean.Warnings, w) {
+				said = append(said, w)
+			}
+		}
+		assert.NotEmpty(t, said, "%s seed %d: artifacts differ from the clean run's and nothing says why", cc.name, seed)
+		assert.NotEqual(t, StatusSuccess, res.Status, "%s seed %d", cc.name, seed)
+	}
+	t.Logf("seeded mix: %d runs, %d calls", runs, calls)
+}
