@@ -62,10 +62,16 @@ type RetryData struct {
 // level, the target's heading kept, every base heading under the target
 // kept unless the change lists it in Removes, exactly one allowed
 // provenance tag after every heading, and a "Base (original)" tag only on
-// text that is the base's byte for byte. An invalid reply is retried once
-// with the problems; a second invalid reply, like a failed call, is an
-// executor failure ([*ExecutorError] wrapping an [*OutputError] or the
-// provider's error) and the merge ends failed.
+// text that is the base's byte for byte. Each change gets one retry: an
+// invalid (or truncated) reply is sent back once with the problems, a
+// retryable provider error (rate limit, outage, timeout) is asked again;
+// authentication and invalid-request errors and refusals are not
+// retried. A change still failing is the error matrix's merge-executor
+// failure for that change only: the section merger applies it instead,
+// or — a restructure, which needs the model — it is skipped and listed
+// for manual execution; [Merged.Fallbacks] holds each with its cause
+// ([*OutputError] or the provider's error) and the merge goes on. Only a
+// cancelled context ends the merge failed ([*ExecutorError]).
 type ModelMerger struct {
 	p    provider.Provider
 	cfg  *config
