@@ -46,6 +46,10 @@ type PromptData struct {
 	// delimiters; a template must not unwrap them.
 	Target string
 	Source string
+	// Details holds Title, TargetTitle and Rationale inside delimiters:
+	// they quote variant headings and statements, so a template shows
+	// them only this way.
+	Details string
 }
 
 // RetryData is what the "retry" template receives.
@@ -155,6 +159,7 @@ func (m *ModelMerger) apply(ctx context.Context, r *run, c Change, target *node,
 		Target:  untrusted("TARGET", targetText),
 		Source:  untrusted("SOURCE", tagged(src)),
 	}
+	data.Details = untrusted("CHANGE", fmt.Sprintf("Title: %s\nTarget section: %s\nRationale: %s", c.Title, targetTitle, data.Rationale))
 	if exp.modified {
 		target.walk(func(n *node) {
 			if n.attr.Origin == BaseOriginal {

@@ -132,6 +132,9 @@ type (
 		Variants []contextVariant
 		Analysis string
 		Points   []pointData
+		// PointList is Points one per line ("- ID (category): title"),
+		// for a fenced block: titles are variant text.
+		PointList string
 	}
 	contextVariant struct{ Label, Name, Agent, Text string }
 	pointData      struct{ ID, Category, Title string }
@@ -280,9 +283,12 @@ func (m *ModelAdvocate) sharedContext(turn Turn) (string, error) {
 		}
 		cd.Variants = append(cd.Variants, contextVariant{Label: v.Label, Name: v.Doc.Name, Agent: v.Agent, Text: v.Doc.Source})
 	}
+	var list strings.Builder
 	for _, p := range turn.Points {
 		cd.Points = append(cd.Points, pointData{ID: p.ID, Category: string(p.Category), Title: p.Title})
+		fmt.Fprintf(&list, "- %s (%s): %s\n", p.ID, p.Category, oneLine(p.Title))
 	}
+	cd.PointList = list.String()
 	return m.render("context.tmpl", cd)
 }
 
