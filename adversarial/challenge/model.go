@@ -10,8 +10,8 @@ import (
 	"strings"
 	"text/template"
 
-	"github.com/crucible-go/crucible/internal/prompt"
 	"github.com/crucible-go/crucible/internal/llmjson"
+	"github.com/crucible-go/crucible/internal/prompt"
 	"github.com/crucible-go/crucible/provider"
 )
 
