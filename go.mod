@@ -6,6 +6,7 @@ require (
 	github.com/anthropics/anthropic-sdk-go v1.84.0
 	github.com/openai/openai-go/v3 v3.74.0
 	github.com/stretchr/testify v1.12.1
+	github.com/tailscale/hujson v0.0.0-20221223112325-20486734a56a
 	go.uber.org/goleak v1.3.0
 )
 

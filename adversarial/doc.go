@@ -40,8 +40,21 @@
 // models, and the model-backed advocates, judge, merger and contradiction
 // detector become available; their calls are metered per step and agent,
 // bounded, timed out, and watched by the seed's reasoning circuit breaker,
-// which lowers the debate's depth after three consecutive failures instead
-// of failing the run.
+// which lowers the debate's depth after three consecutive failures (in
+// the order of the logical calls, not of their completion) instead of
+// failing the run.
+//
+// Faults follow the seed's error-handling matrix. Every agent call gets
+// one retry after a retryable error or an unusable reply (invalid,
+// truncated, empty), none after authentication or invalid-request errors
+// or a refusal. A call still failing degrades to its seam's offline
+// counterpart for that call — judge → rule judge, contradiction agent →
+// rule detectors, merge executor → section merger (a restructure is
+// skipped and listed) — or, for a generator or an advocate, the run goes
+// on with the N−1 others while two remain. Each degradation leaves a
+// warning naming seam, agent and cause in the step's artifact and the
+// contract, and the run partial; a run never fails while two variants
+// remain, and every path the contract names is in the sink.
 //
 // The [Result] is the seed's return contract — status success, partial or
 // failed per the error-handling matrix, convergence, unresolved points,

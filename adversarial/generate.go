@@ -11,6 +11,7 @@ import (
 
 	"github.com/crucible-go/crucible/adversarial/debate"
 	"github.com/crucible-go/crucible/diff"
+	"github.com/crucible-go/crucible/internal/llmjson"
 	"github.com/crucible-go/crucible/internal/prompt"
 	"github.com/crucible-go/crucible/internal/words"
 	"github.com/crucible-go/crucible/provider"
@@ -23,6 +24,10 @@ type GenerateRequest struct {
 	Agent  debate.AgentSpec // who writes it
 	Source *diff.Document   // the source material
 	Focus  []string         // focus areas of the run
+	// Attempt is 1, or 2 for the one retry after a failed or unusable
+	// draft; a model generator tags the retry so that caches and fault
+	// injectors tell it from the first call.
+	Attempt int
 }
 
 // Generator writes one Mode B variant from the source. Implementations must
@@ -118,12 +123,19 @@ func (g *ModelGenerator) Generate(ctx context.Context, req GenerateRequest) (str
 	if err != nil {
 		return "", err
 	}
-	resp, err := g.p.Complete(ctx, provider.Request{
+	// llmjson.Complete checks the finish reason (a draft cut at the
+	// output limit is a fragment, not a variant), removes reasoning
+	// blocks and recognises a refusal sentence.
+	preq := provider.Request{
 		Model: req.Agent.Model, System: system, MaxTokens: g.maxTokens,
 		Messages: []provider.Message{{Role: provider.RoleUser, Content: user}},
 		Tags: map[string]string{provider.TagStep: StageGenerate, provider.TagRole: "generator",
 			provider.TagAgent: req.Agent.String(), provider.TagVariant: fmt.Sprint(req.Index)},
-	})
+	}
+	if req.Attempt >= 2 {
+		preq = preq.WithTag(llmjson.TagAttempt, fmt.Sprint(req.Attempt))
+	}
+	resp, err := llmjson.Complete(ctx, g.p, preq)
 	if err != nil {
 		return "", err
 	}
@@ -138,22 +150,39 @@ func execute(t *template.Template, name string, data any) (string, error) {
 	return strings.TrimSpace(b.String()), nil
 }
 
-// unwrapMarkdown removes a ```markdown fence a model put around the whole
-// document.
+// unwrapMarkdown returns the document of a reply: the body of its
+// ```markdown (or ```md, or unlabelled) fenced block when it has one — up
+// to the last closing fence at the start of a line, so fences inside the
+// document survive — and the prose a model writes around it is dropped;
+// otherwise the reply from its first heading on. A reply that is a bare
+// document is kept as it is.
 func unwrapMarkdown(s string) string {
-	t := strings.TrimSpace(s)
-	if !strings.HasPrefix(t, "```") || !strings.HasSuffix(t, "```") {
-		return s
+	if t := strings.TrimSpace(s); strings.HasPrefix(t, "#") || strings.HasPrefix(t, "---") {
+		return s // a bare document: its own code fences are content
 	}
-	nl := strings.IndexByte(t, '\n')
-	if nl < 0 {
-		return s
+	lines := strings.Split(strings.ReplaceAll(s, "\r\n", "\n"), "\n")
+	for i, l := range lines {
+		t := strings.TrimSpace(l)
+		if !strings.HasPrefix(t, "```") {
+			continue
+		}
+		info := strings.ToLower(strings.TrimSpace(strings.TrimLeft(t, "`")))
+		if info != "" && info != "markdown" && info != "md" {
+			continue
+		}
+		for j := len(lines) - 1; j > i; j-- {
+			if strings.TrimSpace(lines[j]) == "```" {
+				return strings.TrimSpace(strings.Join(lines[i+1:j], "\n")) + "\n"
+			}
+		}
+		break
 	}
-	info := strings.ToLower(strings.TrimSpace(t[3:nl]))
-	if info != "" && info != "markdown" && info != "md" {
-		return s
+	for i, l := range lines {
+		if strings.HasPrefix(l, "#") || strings.HasPrefix(l, "---") && i == 0 {
+			return strings.Join(lines[i:], "\n")
+		}
 	}
-	return strings.TrimSpace(t[nl+1:len(t)-3]) + "\n"
+	return s
 }
 
 // personaKeywords are what each persona looks for first in a source. The

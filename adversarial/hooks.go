@@ -3,12 +3,14 @@ package adversarial
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/crucible-go/crucible/adversarial/debate"
 	"github.com/crucible-go/crucible/diff"
+	"github.com/crucible-go/crucible/internal/llmjson"
 	"github.com/crucible-go/crucible/merge"
 	"github.com/crucible-go/crucible/provider"
 	"github.com/crucible-go/crucible/scoring"
@@ -170,22 +172,43 @@ func (b *breaker) call(ctx context.Context, fn func(context.Context) error) (ope
 // steps lower the debate depth by one level (deep → standard → quick)
 // instead of failing the run. It is provider middleware; the debate reads
 // the current depth after each round.
+//
+// "Consecutive" is counted in the order of the logical calls — step,
+// round, pass, variant, role, attempt, request — never in the order the
+// concurrent calls of round 1 happen to finish, so whether the breaker
+// trips depends on which calls failed, not on goroutine timing: the same
+// run with the same replies trips it the same way, alone or beside other
+// runs. The depth is worked out afresh from every call recorded when it is
+// read (the debate reads it between rounds, when the calls of the round
+// have all returned) and never rises again once lowered.
 type reasoning struct {
 	threshold int
-	depth     atomic.Value // Depth
-	failures  atomic.Int32
+	initial   debate.Depth
 
-	mu    sync.Mutex
-	notes []string
+	mu       sync.Mutex
+	depth    debate.Depth
+	outcomes []callOutcome
+	notes    []string
+}
+
+// callOutcome is one model call the breaker counts.
+type callOutcome struct {
+	key    string
+	failed bool
+	cause  string
 }
 
 func newReasoning(d debate.Depth) *reasoning {
-	r := &reasoning{threshold: 3}
-	r.depth.Store(d)
-	return r
+	return &reasoning{threshold: 3, initial: d, depth: d}
 }
 
-func (r *reasoning) current() debate.Depth { return r.depth.Load().(debate.Depth) }
+// current returns the depth after the calls recorded so far.
+func (r *reasoning) current() debate.Depth {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.evaluate()
+	return r.depth
+}
 
 func (r *reasoning) wrap(next provider.Provider) provider.Provider {
 	return provider.Func(func(ctx context.Context, req provider.Request) (provider.Response, error) {
@@ -194,42 +217,83 @@ func (r *reasoning) wrap(next provider.Provider) provider.Provider {
 		if step != StageDebate && step != StageScoring {
 			return resp, err
 		}
-		if err == nil {
-			r.failures.Store(0)
-			return resp, nil
+		if err != nil && ctx.Err() != nil {
+			return resp, err // the caller's cancellation is no model failure
 		}
-		if ctx.Err() != nil {
-			return resp, err
+		o := callOutcome{key: logicalKey(req), failed: err != nil}
+		if err != nil {
+			o.cause = err.Error()
 		}
-		if r.failures.Add(1) >= int32(r.threshold) {
-			r.failures.Store(0)
-			r.lower(err)
-		}
+		r.mu.Lock()
+		r.outcomes = append(r.outcomes, o)
+		r.mu.Unlock()
 		return resp, err
 	})
 }
 
-func (r *reasoning) lower(cause error) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	from := r.current()
-	to := from
-	switch from {
+// logicalKey orders a call among the others by what it is, not when it
+// finished.
+func logicalKey(req provider.Request) string {
+	stepOrder := map[string]string{StageDebate: "1", StageScoring: "2"}[req.Tag(provider.TagStep)]
+	return strings.Join([]string{stepOrder, req.Tag(provider.TagRound), req.Tag(scoring.TagPass), req.Tag(provider.TagVariant),
+		req.Tag(provider.TagRole), req.Tag(llmjson.TagAttempt), provider.Key(req)}, "|")
+}
+
+// evaluate works the depth out from every recorded call in logical order.
+// r.mu is held.
+func (r *reasoning) evaluate() {
+	calls := slices.Clone(r.outcomes)
+	// The same request twice is a call and its retry: the failure came
+	// first, or there would have been no retry.
+	slices.SortStableFunc(calls, func(a, b callOutcome) int {
+		if c := strings.Compare(a.key, b.key); c != 0 {
+			return c
+		}
+		switch {
+		case a.failed && !b.failed:
+			return -1
+		case b.failed && !a.failed:
+			return 1
+		}
+		return 0
+	})
+	depth, run := r.initial, 0
+	var notes []string
+	for _, c := range calls {
+		if !c.failed {
+			run = 0
+			continue
+		}
+		if run++; run < r.threshold {
+			continue
+		}
+		run = 0
+		to := lowerDepth(depth)
+		if to == depth {
+			continue
+		}
+		notes = append(notes, fmt.Sprintf("Reasoning circuit breaker: %d consecutive model failures (last: %s); depth reduced %s → %s",
+			r.threshold, c.cause, depth, to))
+		depth = to
+	}
+	if depth.MaxRounds() < r.depth.MaxRounds() {
+		r.depth, r.notes = depth, notes
+	}
+}
+
+func lowerDepth(d debate.Depth) debate.Depth {
+	switch d {
 	case debate.DepthDeep:
-		to = debate.DepthStandard
+		return debate.DepthStandard
 	case debate.DepthStandard:
-		to = debate.DepthQuick
+		return debate.DepthQuick
 	}
-	if to == from {
-		return
-	}
-	r.depth.Store(to)
-	r.notes = append(r.notes, fmt.Sprintf("Reasoning circuit breaker: %d consecutive model failures (last: %v); depth reduced %s → %s",
-		r.threshold, cause, from, to))
+	return d
 }
 
 func (r *reasoning) log() []string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.evaluate()
 	return append([]string(nil), r.notes...)
 }

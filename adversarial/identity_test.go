@@ -126,7 +126,7 @@ var (
 // the others to Variant A from round 2 on.
 func advocateReply(req provider.Request) string {
 	shared := req.Messages[0].Content
-	own := req.Messages[len(req.Messages)-1].Content
+	own := req.Messages[1].Content // the turn; a retry appends the bad reply and the problem after it
 	self := req.Tag(provider.TagVariant)
 	round, _ := strconv.Atoi(req.Tag(provider.TagRound))
 	var labels []string

@@ -35,8 +35,9 @@ type run struct {
 	meter     *provider.Meter
 	reasoning *reasoning
 
-	sc   scoring.Scorer // step 3's, built once (see scorer)
-	prep *preparing     // step 3's work started during step 2
+	sc     scoring.Scorer  // step 3's, built once (see scorer)
+	judged *judgeFallbacks // the model judge's calls the rule judge answered
+	prep   *preparing      // step 3's work started during step 2
 
 	failed bool
 }
@@ -128,7 +129,10 @@ func (x *run) emit(ctx context.Context, name string, content []byte) error {
 		x.res.Artifacts = append(x.res.Artifacts, a)
 	}
 	if x.in.Sink != nil {
-		if err := x.in.Sink.Write(ctx, name, content); err != nil {
+		// A finished step's artifact is written even when the run is
+		// being cancelled: a run cut short keeps everything it finished,
+		// in the sink as in the Result.
+		if err := x.in.Sink.Write(context.WithoutCancel(ctx), name, content); err != nil {
 			return fmt.Errorf("writing %s: %w", name, err)
 		}
 	}
@@ -173,11 +177,28 @@ func (x *run) finish(ctx context.Context) {
 	if x.res.Status != StatusFailed {
 		x.res.FailureStage = ""
 	}
+	x.nameWhatExists(ctx)
 	x.remember(ctx)
-	if ctx.Err() == nil {
-		if b, err := x.res.ContractYAML(); err == nil {
-			_ = x.emit(ctx, ReturnContractFile, b)
-		}
+	if b, err := x.res.ContractYAML(); err == nil {
+		_ = x.emit(ctx, ReturnContractFile, b)
+	}
+}
+
+// nameWhatExists makes the contract name only what was written: a merged
+// output (or a surviving variant returned as is) not yet in the sink is
+// written now; without one, merged_output_path is empty rather than
+// naming a file that does not exist.
+func (x *run) nameWhatExists(ctx context.Context) {
+	if x.res.MergedOutput == "" {
+		x.res.MergedOutputPath = ""
+		return
+	}
+	if got, ok := x.res.Artifact(x.mergedName); ok && string(got) == x.res.MergedOutput {
+		return
+	}
+	if err := x.emit(ctx, x.mergedName, []byte(x.res.MergedOutput)); err != nil {
+		x.warn(fmt.Sprintf("Writing %s failed: %v", x.mergedName, err))
+		x.res.MergedOutputPath = ""
 	}
 }
 

@@ -32,6 +32,7 @@ type Runner struct {
 	judgeModel     string
 	merger         merge.Merger
 	mergerModel    string
+	mergerOpts     []merge.Option
 	detectors      []diff.ContradictionDetector
 	detectorModel  string
 	generator      Generator
@@ -94,6 +95,14 @@ func WithMerger(m merge.Merger) Option { return func(r *Runner) { r.merger = m }
 // WithModelMerger merges with the model through the registry, which also
 // makes restructure changes possible.
 func WithModelMerger(model string) Option { return func(r *Runner) { r.mergerModel = model } }
+
+// WithMergerOptions adds options to the default merger step 5 builds
+// (the section merger, or the model merger of [WithModelMerger]) — e.g.
+// merge.WithAllChanges() to send every change to the model, not only
+// restructures. The pipeline's clock and logger come first; these follow.
+func WithMergerOptions(opts ...merge.Option) Option {
+	return func(r *Runner) { r.mergerOpts = append(r.mergerOpts, opts...) }
+}
 
 // WithDetectors replaces the contradiction detectors of step 1. Default
 // the rule-based ones (diff.RuleDetector).

@@ -57,6 +57,7 @@ func (x *run) stepDebate(ctx context.Context) error {
 			x.res.Steps.Debate = de.Result
 			_ = x.emit(ctx, DebateTranscriptFile, []byte(de.Result.Markdown()))
 			if errors.Is(err, debate.ErrTooFewAdvocates) {
+				x.warnDropped(de.Result, "fewer than 2 advocates remained")
 				x.warn("Adversarial comparison requires minimum 2 variants")
 				if s := survivor(de.Result, x); s >= 0 {
 					x.res.MergedOutput = x.docs[s].Source
@@ -100,6 +101,7 @@ func (x *run) adoptDebate(d *debate.Result) {
 	}
 	if dropped := d.Dropped(); len(dropped) > 0 {
 		x.partial(fmt.Sprintf("Advocates dropped after a failed retry: %s", strings.Join(dropped, ", ")))
+		x.warnDropped(d, "the debate went on without it")
 	}
 }
 
@@ -148,4 +150,15 @@ func survivor(d *debate.Result, x *run) int {
 		}
 	}
 	return -1
+}
+
+// warnDropped names each dropped advocate with its agent, round and
+// cause, as the error matrix asks.
+func (x *run) warnDropped(d *debate.Result, then string) {
+	for _, f := range append(slices.Clone(d.EliminationFailures), d.Failures...) {
+		if !f.Recovered {
+			x.warn(fmt.Sprintf("Debate: the advocate of Variant %s (%s) failed in round %d (%d attempt(s)): %s; %s",
+				f.Variant, f.Agent, f.Round, f.Attempts, f.Error, then))
+		}
+	}
 }

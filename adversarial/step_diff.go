@@ -28,6 +28,7 @@ func (x *run) stepDiff(ctx context.Context) error {
 		opts = append(opts, diff.WithSource(x.source))
 	}
 	detectors := x.r.detectors
+	var agent *modelDetector
 	if x.r.detectorModel != "" {
 		md, err := diff.NewModelDetector(x.prov, x.r.detectorModel)
 		if err != nil {
@@ -36,7 +37,8 @@ func (x *run) stepDiff(ctx context.Context) error {
 		if len(detectors) == 0 {
 			detectors = []diff.ContradictionDetector{diff.RuleDetector{}}
 		}
-		detectors = append(slices.Clone(detectors), md)
+		agent = &modelDetector{d: md, model: x.r.detectorModel}
+		detectors = append(slices.Clone(detectors), agent)
 	}
 	if len(detectors) > 0 {
 		opts = append(opts, diff.WithDetectors(detectors...))
@@ -44,6 +46,12 @@ func (x *run) stepDiff(ctx context.Context) error {
 	a, err := diff.Analyze(ctx, x.docs, opts...)
 	if err != nil {
 		return err
+	}
+	if agent != nil {
+		if w := agent.warning(); w != "" {
+			a.Warnings = append(a.Warnings, w)
+			x.partial(w)
+		}
 	}
 	steps.Analysis = a
 	x.stageDone()

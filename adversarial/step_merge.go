@@ -18,7 +18,7 @@ func (x *run) stepMerge(ctx context.Context) error {
 	x.started(StageMerge)
 	merger := x.r.merger
 	if merger == nil {
-		opts := []merge.Option{merge.WithClock(x.r.clock), merge.WithLogger(x.r.logger)}
+		opts := append([]merge.Option{merge.WithClock(x.r.clock), merge.WithLogger(x.r.logger)}, x.r.mergerOpts...)
 		if x.r.mergerModel != "" {
 			mm, err := merge.NewModelMerger(x.prov, append(opts, merge.WithModel(x.r.mergerModel))...)
 			if err != nil {
@@ -37,6 +37,10 @@ func (x *run) stepMerge(ctx context.Context) error {
 	}
 	merged, err := merger.Merge(ctx, merge.Input{Base: x.docs[base], Plan: *plan, Variants: others})
 	if merged != nil {
+		for _, w := range mergeFallbackWarnings(x.r.mergerModel, merged) {
+			merged.Log.Notes = append(merged.Log.Notes, w)
+			x.partial(w)
+		}
 		if x.res.Steps.Analysis.Similarity.Identical {
 			merged.Log.Notes = append(merged.Log.Notes, "variants substantially identical: debate and scoring were skipped and the first variant is the base")
 		}

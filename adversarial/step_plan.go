@@ -37,7 +37,7 @@ func (x *run) stepPlan(ctx context.Context) error {
 		in.Decisions = x.planDecisions(d, base, byValue)
 	}
 	if card := x.res.Steps.Scorecard; card != nil {
-		in.Strengths = planStrengths(card.Selection.Incorporate)
+		in.Strengths = x.planStrengths(card.Selection.Incorporate)
 	}
 	plan, err := merge.NewPlan(in, merge.WithClock(x.r.clock), merge.WithLogger(x.r.logger))
 	if err != nil {
@@ -75,9 +75,9 @@ func (x *run) planDecisions(d *debate.Result, base int, byValue map[string]bool)
 		}
 		md := merge.Decision{Point: dec.Point, Topic: p.Title, Winner: dec.Winner, Confidence: dec.Confidence,
 			Evidence: dec.Evidence, Round: dec.Round}
-		md.BaseSection = x.sectionRef(base, p.Positions[base].Section)
+		md.BaseSection = x.planSectionRef(base, p.Positions[base].Section)
 		if w := labelIndex(dec.Winner); w >= 0 && w < len(x.docs) && !byValue[dec.Point] {
-			md.WinnerSection = x.sectionRef(w, p.Positions[w].Section)
+			md.WinnerSection = x.planSectionRef(w, p.Positions[w].Section)
 		}
 		for i, pos := range p.Positions {
 			if pos.Text != "" && pos.Text != "—" {
@@ -105,12 +105,31 @@ func (x *run) sectionRef(v, si int) merge.SectionRef {
 	return merge.SectionRef{Number: s.Number, Title: s.Title}
 }
 
-// planStrengths converts step 3's strengths to incorporate.
-func planStrengths(ss []scoring.Strength) []merge.Strength {
+// planSectionRef is sectionRef for a section the plan may take from or
+// put into: none for the document title. A point whose text sits under
+// the title (before the first section) concerns the whole document, and
+// no change can take or replace a whole document — so the decision stays
+// in the scoring matrix and the plan leaves the base's text there. Handed
+// to the plan as a section, it failed the run ("section … is the document
+// title") without any fault.
+func (x *run) planSectionRef(v, si int) merge.SectionRef {
+	if si < 0 || si >= len(x.docs[v].Sections) || x.docs[v].Sections[si].Depth == 0 {
+		return merge.SectionRef{}
+	}
+	return x.sectionRef(v, si)
+}
+
+// planStrengths converts step 3's strengths to incorporate; a strength
+// in a variant's title section is not one section to take (see
+// planSectionRef).
+func (x *run) planStrengths(ss []scoring.Strength) []merge.Strength {
 	var out []merge.Strength
 	for _, s := range ss {
 		if s.Section < 0 {
 			continue // not about one section: nothing to take
+		}
+		if v := labelIndex(s.Variant); v >= 0 && v < len(x.docs) && x.planSectionRef(v, s.Section).IsZero() {
+			continue // the document title: nothing to take on its own
 		}
 		why := "won debate point " + s.Point
 		if s.Kind == scoring.FromUnique {

@@ -37,6 +37,12 @@ func (x *run) stepScoring(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	if x.judged != nil {
+		for _, w := range x.judged.warnings() {
+			card.Warnings = append(card.Warnings, w)
+			x.partial(w)
+		}
+	}
 	if x.in.Interactive {
 		base, err := x.r.checkpoints.AfterScoring(ctx, card)
 		if err != nil {
@@ -99,7 +105,8 @@ func (x *run) scorer() (scoring.Scorer, error) {
 		if err != nil {
 			return nil, err
 		}
-		opts = append(opts, scoring.WithJudge(j))
+		x.judged = &judgeFallbacks{model: x.r.judgeModel}
+		opts = append(opts, scoring.WithJudge(scoring.FallbackJudge{Primary: j, Fallback: scoring.RuleJudge{}, OnFallback: x.judged.record}))
 	}
 	x.sc = scoring.New(opts...)
 	return x.sc, nil

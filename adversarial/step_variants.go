@@ -12,6 +12,7 @@ import (
 
 	"github.com/crucible-go/crucible/adversarial/debate"
 	"github.com/crucible-go/crucible/diff"
+	"github.com/crucible-go/crucible/internal/llmjson"
 	"github.com/crucible-go/crucible/provider"
 )
 
@@ -230,7 +231,8 @@ func (x *run) generate(ctx context.Context) error {
 				}
 			}()
 			req := GenerateRequest{Index: i + 1, Type: x.typeOrDefault(), Agent: spec, Source: x.source, Focus: x.in.Focus}
-			for attempt := 0; attempt < 2; attempt++ {
+			for attempt := 1; attempt <= 2; attempt++ {
+				req.Attempt = attempt
 				var text string
 				text, errs[i] = gen.Generate(gctx, req)
 				if errs[i] == nil {
@@ -240,7 +242,7 @@ func (x *run) generate(ctx context.Context) error {
 					texts[i] = text
 					return nil
 				}
-				if gctx.Err() != nil {
+				if gctx.Err() != nil || !retryGeneration(errs[i]) {
 					return nil
 				}
 			}
@@ -283,15 +285,50 @@ func (x *run) typeOrDefault() string {
 	return "artifact"
 }
 
-// validVariant checks a generated variant: non-empty, readable Markdown.
+// retryGeneration reports whether a failed generation gets its one
+// retry: an unusable draft, a retryable provider error or a host
+// generator's own error does; an error no retry can mend (a provider's
+// authentication or invalid-request error, a refusal) does not.
+func retryGeneration(err error) bool {
+	if llmjson.Refused(err) {
+		return false
+	}
+	var pe *provider.Error
+	if errors.As(err, &pe) {
+		return pe.Retryable
+	}
+	return true
+}
+
+// validVariant checks a generated variant: non-empty, not a refusal,
+// readable Markdown with at least one heading — a draft without one is
+// prose, not a document the pipeline can compare.
 func validVariant(text string) error {
 	if strings.TrimSpace(text) == "" {
 		return fmt.Errorf("%w: empty", ErrInvalidVariant)
 	}
-	if _, err := diff.Parse("variant", []byte(text)); err != nil {
+	if llmjson.IsRefusal(text) {
+		return fmt.Errorf("%w: the agent refused: %q", ErrInvalidVariant, firstLine(text))
+	}
+	d, err := diff.Parse("variant", []byte(text))
+	if err != nil {
 		return fmt.Errorf("%w: %v", ErrInvalidVariant, err)
 	}
+	if len(d.Sections) == 0 {
+		return fmt.Errorf("%w: no heading: %q", ErrInvalidVariant, firstLine(text))
+	}
 	return nil
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	if len(s) > 80 {
+		s = s[:80] + "…"
+	}
+	return s
 }
 
 // adoptGenerated parses and writes Mode B's variants.
@@ -321,7 +358,8 @@ func (x *run) adoptGenerated(ctx context.Context, drafts []Draft) error {
 	return nil
 }
 
-// single ends the run with one surviving variant, returned as it is.
+// single ends the run with one surviving variant, returned as it is —
+// and written, as the merged output the contract names.
 func (x *run) single(d Draft) {
 	x.fail(StageGenerate, nil)
 	x.warn("Adversarial comparison requires minimum 2 variants")

@@ -72,8 +72,11 @@ func NewModelDetector(p provider.Provider, model string, opts ...ModelDetectorOp
 	return m, nil
 }
 
+// modelReply is the reply's shape. Contradictions is a pointer so that a
+// reply without the field is told from one that found none: a missing
+// field is an unusable reply, never "no contradictions".
 type modelReply struct {
-	Contradictions []struct {
+	Contradictions *[]struct {
 		Kind    string   `json:"kind"`
 		Subject string   `json:"subject"`
 		Claims  []string `json:"claims"`
@@ -115,7 +118,10 @@ func (m *ModelDetector) Detect(ctx context.Context, in DetectInput) ([]Contradic
 	kinds := map[string]bool{string(NumericConflict): true, string(OpposingClaims): true, string(ExclusiveChoice): true,
 		string(RequirementConstraint): true, string(DependencyCycle): true}
 	validate := func() error {
-		for i, c := range reply.Contradictions {
+		if reply.Contradictions == nil {
+			return errors.New(`the reply has no "contradictions" field; give it, as an empty list when there are none`)
+		}
+		for i, c := range *reply.Contradictions {
 			switch {
 			case !kinds[c.Kind]:
 				return fmt.Errorf("contradiction %d has unknown kind %q", i+1, c.Kind)
@@ -138,7 +144,7 @@ func (m *ModelDetector) Detect(ctx context.Context, in DetectInput) ([]Contradic
 		return nil, fmt.Errorf("diff: model contradiction detector: %w", err)
 	}
 	var out []Contradiction
-	for _, r := range reply.Contradictions {
+	for _, r := range *reply.Contradictions {
 		c := Contradiction{Kind: ContradictionKind(r.Kind), Subject: strings.TrimSpace(r.Subject), Impact: Rating(r.Impact),
 			Reason: strings.TrimSpace(r.Reason), Key: strings.Join(sortedSet(subjectWords(r.Subject)), " ")}
 		seen := map[*Claim]bool{}

@@ -19,6 +19,9 @@ type run struct {
 	tree    *tree
 	model   *ModelMerger // nil: no model, restructures fail
 	results []ChangeResult
+	// fallbacks are the changes the merge executor failed on, handled by
+	// the section merger or skipped.
+	fallbacks []ExecutorFallback
 }
 
 // execute applies the plan in order and assembles the result. It is the
@@ -114,7 +117,46 @@ func (r *run) apply(ctx context.Context, c Change) (ChangeResult, error) {
 		}
 	}
 	if r.model != nil && (c.Approach == Restructure || r.cfg.all) {
-		return r.model.apply(ctx, r, c, target, res)
+		out, err := r.model.apply(ctx, r, c, target, res)
+		if err == nil || ctx.Err() != nil {
+			return out, err
+		}
+		return r.fallBack(ctx, c, target, res, out, err)
+	}
+	return r.applySection(c, target, res)
+}
+
+// fallBack handles a change the merge executor failed on after its one
+// retry, as the error matrix has it: the section merger applies the
+// change instead; a restructure, which only a model can do, is skipped and
+// listed for manual execution. Either way the change's validation and
+// [Merged.Fallbacks] say so.
+func (r *run) fallBack(_ context.Context, c Change, target *node, res, failed ChangeResult, cause error) (ChangeResult, error) {
+	var ee *ExecutorError
+	if errors.As(cause, &ee) && ee.Err != nil {
+		cause = ee.Err
+	}
+	fb := ExecutorFallback{Change: c.Number, Attempts: failed.Attempts, Cause: cause.Error(), Err: cause}
+	r.cfg.logger.Warn("merge executor failed; falling back", "change", c.Number, "err", cause)
+	if c.Approach == Restructure {
+		fb.Skipped = true
+		r.fallbacks = append(r.fallbacks, fb)
+		out := skipped(c, fmt.Sprintf("the merge executor failed (%v) and a restructure needs it; apply this change by hand from the refactoring plan", cause))
+		out.Attempts = failed.Attempts
+		return out, nil
+	}
+	r.fallbacks = append(r.fallbacks, fb)
+	out, err := r.applySection(c, target, res)
+	out.Attempts = failed.Attempts
+	out.Validation = fmt.Sprintf("⚠️ merge executor failed (%v); applied by the section merger — %s", cause, out.Validation)
+	return out, err
+}
+
+// applySection applies a change by splicing sections, as [SectionMerger]
+// does.
+func (r *run) applySection(c Change, target *node, res ChangeResult) (ChangeResult, error) {
+	fail := func(kind error, format string, args ...any) (ChangeResult, error) {
+		return failChange(res, kind, format, args...), nil
 	}
 	if c.Approach == Restructure {
 		return fail(ErrNeedsModel, "%s cannot be reorganised without one (see NewModelMerger)", c.Target)

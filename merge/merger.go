@@ -69,6 +69,22 @@ type Merged struct {
 	Plan Plan `json:"plan"`
 	// Doc is Output parsed.
 	Doc *diff.Document `json:"-"`
+	// Fallbacks lists the changes the merge executor (the model) failed
+	// on after its one retry: each was applied by the section merger
+	// instead, or skipped when only a model could apply it. A host shows
+	// them as warnings; the merge goes on rather than failing.
+	Fallbacks []ExecutorFallback `json:"fallbacks,omitempty"`
+}
+
+// ExecutorFallback is one change the merge executor failed on.
+type ExecutorFallback struct {
+	Change   int    `json:"change"`
+	Attempts int    `json:"attempts"`
+	Cause    string `json:"cause"`
+	// Skipped is set when no section merger could apply the change (a
+	// restructure): it is listed as skipped, for manual execution.
+	Skipped bool  `json:"skipped,omitempty"`
+	Err     error `json:"-"`
 }
 
 // Status returns the merge's status.
@@ -108,8 +124,10 @@ func (r *run) assemble(ctx context.Context, executor string, failure *ExecutorEr
 	h := header(r.in.Plan.Base, at)
 	out := trimFinal(r.tree.render(true, h))
 	m := &Merged{
-		Plan: r.in.Plan,
-		Log:  Log{Base: r.in.Plan.Base, Executor: executor, Time: at, Changes: r.results, Amendments: amended, ValuesNotTaken: valuesNotTaken(r.in.Plan)},
+		Plan:      r.in.Plan,
+		Fallbacks: r.fallbacks,
+		Log: Log{Base: r.in.Plan.Base, Executor: executor, Time: at, Changes: r.results, Amendments: amended,
+			ValuesNotTaken: valuesNotTaken(r.in.Plan)},
 	}
 	var nodes []*node
 	r.tree.walk(func(n *node) { nodes = append(nodes, n) })

@@ -14,6 +14,7 @@ import (
 	"text/template"
 
 	"github.com/crucible-go/crucible/diff"
+	"github.com/crucible-go/crucible/internal/llmjson"
 	"github.com/crucible-go/crucible/internal/refs"
 	"github.com/crucible-go/crucible/provider"
 )
@@ -45,6 +46,10 @@ type PromptData struct {
 	// delimiters; a template must not unwrap them.
 	Target string
 	Source string
+	// Details holds Title, TargetTitle and Rationale inside delimiters:
+	// they quote variant headings and statements, so a template shows
+	// them only this way.
+	Details string
 }
 
 // RetryData is what the "retry" template receives.
@@ -61,10 +66,16 @@ type RetryData struct {
 // level, the target's heading kept, every base heading under the target
 // kept unless the change lists it in Removes, exactly one allowed
 // provenance tag after every heading, and a "Base (original)" tag only on
-// text that is the base's byte for byte. An invalid reply is retried once
-// with the problems; a second invalid reply, like a failed call, is an
-// executor failure ([*ExecutorError] wrapping an [*OutputError] or the
-// provider's error) and the merge ends failed.
+// text that is the base's byte for byte. Each change gets one retry: an
+// invalid (or truncated) reply is sent back once with the problems, a
+// retryable provider error (rate limit, outage, timeout) is asked again;
+// authentication and invalid-request errors and refusals are not
+// retried. A change still failing is the error matrix's merge-executor
+// failure for that change only: the section merger applies it instead,
+// or — a restructure, which needs the model — it is skipped and listed
+// for manual execution; [Merged.Fallbacks] holds each with its cause
+// ([*OutputError] or the provider's error) and the merge goes on. Only a
+// cancelled context ends the merge failed ([*ExecutorError]).
 type ModelMerger struct {
 	p    provider.Provider
 	cfg  *config
@@ -148,6 +159,7 @@ func (m *ModelMerger) apply(ctx context.Context, r *run, c Change, target *node,
 		Target:  untrusted("TARGET", targetText),
 		Source:  untrusted("SOURCE", tagged(src)),
 	}
+	data.Details = untrusted("CHANGE", fmt.Sprintf("Title: %s\nTarget section: %s\nRationale: %s", c.Title, targetTitle, data.Rationale))
 	if exp.modified {
 		target.walk(func(n *node) {
 			if n.attr.Origin == BaseOriginal {
@@ -175,31 +187,55 @@ func (m *ModelMerger) apply(ctx context.Context, r *run, c Change, target *node,
 	}
 	var first []string
 	for attempt := 1; ; attempt++ {
-		resp, err := m.p.Complete(ctx, req)
-		if err != nil {
+		// One retry per change: after a retryable error the same request
+		// again, after unusable output the problems; an error no retry
+		// can mend (authentication, an invalid request, a refusal) ends
+		// the change's attempts at once.
+		resp, err := llmjson.Complete(ctx, m.p, req)
+		if err != nil && !errors.Is(err, llmjson.ErrInvalidReply) {
+			if attempt == 1 && llmjson.Retryable(err) && ctx.Err() == nil {
+				req = llmjson.Retry(req, err)
+				continue
+			}
 			res.Attempts = attempt
 			return res, &ExecutorError{Change: c.Number, Err: err}
 		}
-		out, problems := checkReply(resp.Text, exp, target)
+		var out *node
+		var problems []string
+		if err != nil {
+			problems = []string{err.Error()}
+		} else {
+			out, problems = checkReply(resp.Text, exp, target)
+		}
 		if len(problems) == 0 {
 			res.Attempts = attempt
 			return r.applyModel(c, target, parent, out, res, first)
 		}
 		m.cfg.logger.Debug("merge output rejected", "change", c.Number, "attempt", attempt, "problems", problems)
-		if attempt == 2 {
+		var re *llmjson.ReplyError
+		if attempt == 2 || errors.As(err, &re) && re.Refusal {
 			res.Attempts = attempt
-			res.Validation = "❌ model output rejected twice: " + strings.Join(problems, "; ")
+			res.Validation = fmt.Sprintf("❌ model output rejected %s: %s", times(attempt), strings.Join(problems, "; "))
 			return res, &ExecutorError{Change: c.Number, Err: &OutputError{Attempts: attempt, Problems: problems}}
 		}
 		first = problems
-		retry, err := m.exec("retry", RetryData{Problems: problems})
-		if err != nil {
-			return res, err
+		retry, rerr := m.exec("retry", RetryData{Problems: problems})
+		if rerr != nil {
+			return res, rerr
 		}
-		req.Messages = append(append([]provider.Message(nil), req.Messages...),
+		next := llmjson.Retry(req, err)
+		next.Messages = append(append([]provider.Message(nil), req.Messages...),
 			provider.Message{Role: provider.RoleAssistant, Content: resp.Text},
 			provider.Message{Role: provider.RoleUser, Content: retry})
+		req = next
 	}
+}
+
+func times(n int) string {
+	if n == 1 {
+		return "once"
+	}
+	return "twice"
 }
 
 // tagged renders n's subtree with its Source tags.

@@ -186,3 +186,42 @@ func claimFor(c Criterion, label string, met bool) string {
 	}
 	return fmt.Sprintf("%q is not met in Variant %s", c.Text, label)
 }
+
+// FallbackJudge asks Primary and, when a call fails, answers that call
+// with Fallback instead: the error matrix's degradation for a model judge
+// whose call failed after its one retry (judge → the rule judge for that
+// call). Only that call degrades; the next asks Primary again. OnFallback,
+// when set, is told of each degraded call so a host can warn; it must be
+// safe for concurrent use (the two passes run at once). A cancelled
+// context is never a fault to fall back from: its error is returned.
+type FallbackJudge struct {
+	Primary    Judge
+	Fallback   Judge
+	OnFallback func(req RubricRequest, err error)
+}
+
+var _ Judge = FallbackJudge{}
+
+// Evaluate implements [Judge].
+func (f FallbackJudge) Evaluate(ctx context.Context, req RubricRequest) (RubricVerdicts, error) {
+	v, err := f.Primary.Evaluate(ctx, req)
+	if err == nil || ctx.Err() != nil || f.Fallback == nil {
+		return v, err
+	}
+	if f.OnFallback != nil {
+		f.OnFallback(req, err)
+	}
+	return f.Fallback.Evaluate(ctx, req)
+}
+
+// PassName names a request's pass as the artifacts do: "pass 1",
+// "pass 2" or "the re-evaluation".
+func PassName(pass int) string {
+	switch pass {
+	case Pass1:
+		return "pass 1"
+	case Pass2:
+		return "pass 2"
+	}
+	return "the re-evaluation"
+}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"text/template"
 
+	"github.com/crucible-go/crucible/internal/llmjson"
 	"github.com/crucible-go/crucible/internal/prompt"
 	"github.com/crucible-go/crucible/provider"
 )
@@ -171,37 +172,32 @@ func (a *ModelAdversary) Challenge(ctx context.Context, req Request) (*Reply, er
 		Tags: map[string]string{provider.TagStep: StepChallenge, provider.TagRole: RoleAdversary,
 			provider.TagRound: strconv.Itoa(req.Round)}}
 
-	var usage provider.Usage
-	resp, err := a.p.Complete(ctx, base.WithTag(TagAttempt, "1"))
-	if err != nil {
-		return nil, fmt.Errorf("challenge: adversary model: %w", err)
-	}
-	usage = usage.Add(resp.Usage)
-	reply, problem := usable(resp.Text, req)
-	if problem == nil {
-		reply.Usage, reply.Attempts = usage, 1
+	// One retry per call, as the error matrix has it (llmjson.Call):
+	// after an unusable reply with the problem, after a retryable error
+	// as it was; never after authentication, an invalid request or a
+	// refusal. Reasoning blocks are removed and the finish reason checked
+	// before the reply is parsed.
+	var reply *Reply
+	out, err := llmjson.Call(ctx, a.p, base.WithTag(TagAttempt, "1"),
+		func(text string) error {
+			r, problem := usable(text, req)
+			reply = r
+			return problem
+		},
+		func(problem error) (string, error) {
+			data.Error = problem.Error()
+			return a.render("retry.tmpl", data)
+		})
+	switch {
+	case err == nil:
+		reply.Usage, reply.Attempts = out.Usage, out.Attempts
 		return reply, nil
-	}
-	data.Error = problem.Error()
-	retry, err := a.render("retry.tmpl", data)
-	if err != nil {
-		return nil, err
-	}
-	again := base.WithTag(TagAttempt, "2")
-	again.Messages = append(append([]provider.Message(nil), base.Messages...),
-		provider.Message{Role: provider.RoleAssistant, Content: resp.Text},
-		provider.Message{Role: provider.RoleUser, Content: retry})
-	resp, err = a.p.Complete(ctx, again)
-	if err != nil {
+	case out.Unusable:
+		return nil, &ReplyError{Round: req.Round, Attempts: out.Attempts, Reply: out.Reply, Err: err}
+	case out.Attempts > 1:
 		return nil, fmt.Errorf("challenge: adversary model retry: %w", err)
 	}
-	usage = usage.Add(resp.Usage)
-	reply, problem = usable(resp.Text, req)
-	if problem != nil {
-		return nil, &ReplyError{Round: req.Round, Attempts: 2, Reply: resp.Text, Err: problem}
-	}
-	reply.Usage, reply.Attempts = usage, 2
-	return reply, nil
+	return nil, fmt.Errorf("challenge: adversary model: %w", err)
 }
 
 // usable parses a reply and checks that it answers the request's round.

@@ -254,3 +254,60 @@ func TestLoopWithModelAdversary(t *testing.T) {
 		t.Error("the log does not report usage")
 	}
 }
+
+// TestModelAdversaryReplyStyles runs the adversary's replies through the
+// shapes real models write: an answer behind reasoning (with a draft
+// inside it) or prose is recovered without a retry; a truncated or empty
+// first reply is retried; a refusal is never an answer, and not retried;
+// a non-retryable error is not retried either.
+func TestModelAdversaryReplyStyles(t *testing.T) {
+	clean := replyFor(1)
+	tests := []struct {
+		style    providertest.Style
+		calls    int
+		wantErr  bool
+		wantText string
+	}{
+		{providertest.StyleClean, 1, false, ""},
+		{providertest.StyleThink, 1, false, ""},
+		{providertest.StyleThinkDraft, 1, false, ""},
+		{providertest.StyleTruncated, 2, false, "truncated"},
+		{providertest.StyleEmpty, 2, false, ""},
+		{providertest.StyleRefusalText, 1, true, "refused"},
+		{providertest.StyleRefusalError, 1, true, "refused"},
+	}
+	for _, tt := range tests {
+		t.Run(string(tt.style), func(t *testing.T) {
+			fake := providertest.NewFake()
+			fake.On(providertest.Tag(TagAttempt, "1")).ReplyFunc(func(_ context.Context, req provider.Request) (provider.Response, error) {
+				if tt.style == providertest.StyleRefusalError {
+					return provider.Response{}, &provider.Error{Kind: provider.ErrRefusal, Provider: "fake"}
+				}
+				text, finish := providertest.Restyle(tt.style, clean, provider.FinishStop)
+				r := providertest.TextResponse(req, text)
+				r.FinishReason = finish
+				return r, nil
+			})
+			fake.On(providertest.Tag(TagAttempt, "2")).Reply(clean)
+			r, err := newModel(t, fake).Challenge(context.Background(), Request{Type: Plan, Artifact: artifact, Round: 1, MaxRounds: 3})
+			if got := len(fake.Calls()); got != tt.calls {
+				t.Fatalf("%d calls, want %d", got, tt.calls)
+			}
+			if tt.wantErr {
+				if err == nil || !strings.Contains(err.Error(), tt.wantText) {
+					t.Fatalf("err %v, want one saying %q", err, tt.wantText)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(r.Challenges) != 1 {
+				t.Fatalf("challenges %+v: not the model's final answer", r.Challenges)
+			}
+			if tt.wantText != "" && !strings.Contains(fake.Calls()[1].Request.Messages[2].Content, tt.wantText) {
+				t.Errorf("the retry does not say %q", tt.wantText)
+			}
+		})
+	}
+}

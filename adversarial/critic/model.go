@@ -15,6 +15,7 @@ import (
 	"strings"
 	"text/template"
 
+	"github.com/crucible-go/crucible/internal/llmjson"
 	"github.com/crucible-go/crucible/provider"
 )
 
@@ -198,36 +199,33 @@ func (e *ModelEngine) Critique(ctx context.Context, req ModeRequest) (*ModeOutpu
 			TagStrategy: string(req.Mode.Strategy()), TagIteration: strconv.Itoa(data.Iteration)},
 	}
 
-	var usage provider.Usage
-	req1 := base.WithTag(TagAttempt, "1")
-	resp, err := e.p.Complete(ctx, req1)
-	if err != nil {
+	// One retry per call, as the error matrix has it (llmjson.Call):
+	// after an invalid reply with the problem, after a retryable error as
+	// it was; never after authentication, an invalid request or a
+	// refusal. Reasoning blocks — and any draft inside them — are removed
+	// and the finish reason checked before the reply is decoded.
+	var r result
+	res, err := llmjson.Call(ctx, e.p, base.WithTag(TagAttempt, "1"),
+		func(text string) error {
+			var verr error
+			r, verr = decodeReply(text, req, doc)
+			return verr
+		},
+		func(problem error) (string, error) {
+			data.Error = problem.Error()
+			return e.render("retry.tmpl", data)
+		})
+	switch {
+	case err == nil:
+	case res.Unusable:
+		return nil, &ReplyError{Mode: req.Mode, Attempts: res.Attempts, Err: err}
+	case res.Attempts > 1:
+		return nil, fmt.Errorf("critic: %s retry: %w", req.Mode, err)
+	default:
 		return nil, fmt.Errorf("critic: %s: %w", req.Mode, err)
 	}
-	usage = usage.Add(resp.Usage)
-	r, verr := decodeReply(resp.Text, req, doc)
-	if verr != nil {
-		data.Error = verr.Error()
-		retry, err := e.render("retry.tmpl", data)
-		if err != nil {
-			return nil, err
-		}
-		req2 := base.WithTag(TagAttempt, "2")
-		req2.Messages = append(append([]provider.Message{}, base.Messages...),
-			provider.Message{Role: provider.RoleAssistant, Content: resp.Text},
-			provider.Message{Role: provider.RoleUser, Content: retry})
-		resp, err = e.p.Complete(ctx, req2)
-		if err != nil {
-			return nil, fmt.Errorf("critic: %s retry: %w", req.Mode, err)
-		}
-		usage = usage.Add(resp.Usage)
-		r, verr = decodeReply(resp.Text, req, doc)
-		if verr != nil {
-			return nil, &ReplyError{Mode: req.Mode, Attempts: 2, Err: verr}
-		}
-	}
 	out := newOutput(req.Mode, r)
-	out.Usage = usage
+	out.Usage = res.Usage
 	return out, nil
 }
 

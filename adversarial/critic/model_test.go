@@ -185,13 +185,31 @@ func TestModelFMEARecomputesRPN(t *testing.T) {
 	assert.Equal(t, 8, rows[1].RPN)
 }
 
+// TestModelEngineProviderError pins the one retry per call: a retryable
+// error is asked again once (tagged attempt 2), a non-retryable one not at
+// all.
 func TestModelEngineProviderError(t *testing.T) {
-	fake := providertest.NewFake()
-	fake.On().Fail(&provider.Error{Kind: provider.ErrRateLimited, Retryable: true})
-	res, err := modelCritic(t, fake).Run(context.Background(), PipelineInput{Selection: explicit(t, "steelman,fmea", ""), Artifact: sample(t)})
-	assert.ErrorIs(t, err, provider.ErrRateLimited)
-	assert.Equal(t, StatusPartial, res.Status)
-	assert.Equal(t, 1, fake.CallCount(), "a provider error is not a validation retry")
+	tests := []struct {
+		name  string
+		err   *provider.Error
+		calls int
+	}{
+		{"rate limited: one retry", &provider.Error{Kind: provider.ErrRateLimited, Retryable: true}, 2},
+		{"authentication: none", &provider.Error{Kind: provider.ErrAuth}, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fake := providertest.NewFake()
+			fake.On().Fail(tt.err)
+			res, err := modelCritic(t, fake).Run(context.Background(), PipelineInput{Selection: explicit(t, "steelman,fmea", ""), Artifact: sample(t)})
+			assert.ErrorIs(t, err, tt.err.Kind)
+			assert.Equal(t, StatusPartial, res.Status)
+			assert.Equal(t, tt.calls, fake.CallCount())
+			if tt.calls == 2 {
+				assert.Equal(t, "2", fake.Calls()[1].Request.Tag(TagAttempt))
+			}
+		})
+	}
 }
 
 func TestModelEnginePromptOverride(t *testing.T) {

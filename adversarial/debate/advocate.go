@@ -63,6 +63,10 @@ type Turn struct {
 	Unresolved []string
 	// Focus are the debate's focus areas; empty means all.
 	Focus []string
+	// Attempt is 1, or 2 when the debate retries the turn after a
+	// failure. A model advocate tags the retry, so a cache or a fault
+	// injector tells it from the first call.
+	Attempt int
 
 	memo *memo // shared by the debate's turns; nil outside the engine
 }
@@ -190,6 +194,10 @@ type PointPosition struct {
 type ArgueError struct {
 	Usage provider.Usage
 	Err   error
+	// Final is set when the advocate has already spent the turn's one
+	// retry (or judged the failure not worth one): the debate does not
+	// call it again, so a turn costs at most two model calls.
+	Final bool
 }
 
 func (e *ArgueError) Error() string { return e.Err.Error() }

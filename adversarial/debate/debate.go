@@ -11,6 +11,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/crucible-go/crucible/diff"
+	"github.com/crucible-go/crucible/provider"
 )
 
 // Input is what one debate works on.
@@ -330,6 +331,7 @@ func (d *debate) attempt(ctx context.Context, i int, turn Turn) outcome {
 	adv, v := d.in.Advocates[i], d.in.Variants[i]
 	for try := 1; try <= 2; try++ {
 		d.usage[i].Calls++
+		turn.Attempt = try
 		st, err := safeArgue(ctx, adv, turn)
 		var ae *ArgueError
 		if err == nil {
@@ -349,8 +351,26 @@ func (d *debate) attempt(ctx context.Context, i int, turn Turn) outcome {
 		o.failures = append(o.failures, err)
 		d.cfg.logger.Warn("advocate turn failed", "variant", v.Label, "agent", v.Agent, "round", turn.Round,
 			"attempt", try, "err", err)
+		if !retryTurn(err) {
+			break
+		}
 	}
 	return o
+}
+
+// retryTurn reports whether a failed turn gets the debate's one retry:
+// not when the advocate has spent it already ([ArgueError] Final), nor
+// after an error no retry can mend (authentication, an invalid request).
+func retryTurn(err error) bool {
+	var ae *ArgueError
+	if errors.As(err, &ae) && ae.Final {
+		return false
+	}
+	var pe *provider.Error
+	if errors.As(err, &pe) && !pe.Retryable {
+		return false
+	}
+	return true
 }
 
 // record adds an outcome to its round, and any failure to the result.

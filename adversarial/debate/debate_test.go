@@ -227,14 +227,24 @@ func TestDebateFailures(t *testing.T) {
 			},
 			script: script{1: {"A": "AAAAA", "B": "aaaaa"}},
 			calls:  map[string]int{"A": 2, "B": 1}, rounds: 1, statement: map[int]int{1: 2}},
-		{name: "invalid-twice-then-engine-retry", advocates: 2,
+		// The advocate spends the turn's one retry on the invalid reply
+		// (with the problem); the debate does not ask a third time.
+		{name: "invalid-twice-no-engine-retry", advocates: 3,
 			rules: func(f *providertest.Fake) {
 				f.On(variant("B"), round("1")).Reply("```json\n{\"positions\": []}\n```").Times(2)
 			},
-			script: script{1: {"A": "AAAAA", "B": "aaaaa"}},
-			failures: []AgentFailure{{Variant: "B", Agent: "sonnet:security", Round: 1, Attempts: 2, Recovered: true,
+			script: script{1: {"A": "AAAAA", "B": "aaaaa", "C": "AAAAA"}},
+			failures: []AgentFailure{{Variant: "B", Agent: "sonnet:security", Round: 1, Attempts: 1,
 				Error: "adversarial: advocate for Variant B (sonnet:security), round 1: invalid model reply: invalid statement: no position on S-001; every diff point needs one"}},
-			calls: map[string]int{"A": 1, "B": 3}, rounds: 1, statement: map[int]int{1: 2}},
+			calls: map[string]int{"A": 1, "B": 2, "C": 1}, rounds: 1, statement: map[int]int{1: 2}},
+		{name: "auth-not-retried", advocates: 3,
+			rules: func(f *providertest.Fake) {
+				f.On(variant("B")).Fail(&provider.Error{Kind: provider.ErrAuth, Provider: "fake", Message: "bad key"})
+			},
+			script: script{1: {"A": "AAAAA", "C": "AAAAA"}},
+			failures: []AgentFailure{{Variant: "B", Agent: "sonnet:security", Round: 1, Attempts: 1,
+				Error: "adversarial: advocate for Variant B (sonnet:security), round 1: fake: authentication failed: bad key"}},
+			calls: map[string]int{"A": 1, "B": 1, "C": 1}, rounds: 1, statement: map[int]int{1: 2}},
 		{name: "abort-round-1", advocates: 2,
 			rules:    func(f *providertest.Fake) { f.On(variant("B")).Fail(boom).Times(2) },
 			script:   script{1: {"A": "AAAAA"}},

@@ -132,6 +132,9 @@ type (
 		Variants []contextVariant
 		Analysis string
 		Points   []pointData
+		// PointList is Points one per line ("- ID (category): title"),
+		// for a fenced block: titles are variant text.
+		PointList string
 	}
 	contextVariant struct{ Label, Name, Agent, Text string }
 	pointData      struct{ ID, Category, Title string }
@@ -155,7 +158,18 @@ type statementReply struct {
 	Responses   []responseReply  `json:"responses"`
 	NewEvidence []Claim          `json:"new_evidence"`
 	Remaining   []Claim          `json:"remaining"`
-	Positions   []PointPosition  `json:"positions"`
+	Positions   []positionReply  `json:"positions"`
+}
+
+// positionReply is a position as the model writes it: a confidence of
+// "80" or "80%" means 80 — the field is an integer, so the string is
+// unambiguous.
+type positionReply struct {
+	Point      string      `json:"point"`
+	Prefer     string      `json:"prefer"`
+	Confidence llmjson.Int `json:"confidence"`
+	Concede    bool        `json:"concede"`
+	Evidence   string      `json:"evidence"`
 }
 
 type criticismReply struct {
@@ -173,7 +187,11 @@ type responseReply struct {
 
 func (r statementReply) statement() Statement {
 	st := Statement{Position: strings.TrimSpace(r.Position), Steelman: r.Steelman, Strengths: r.Strengths,
-		Concessions: r.Concessions, NewEvidence: r.NewEvidence, Remaining: r.Remaining, Positions: r.Positions}
+		Concessions: r.Concessions, NewEvidence: r.NewEvidence, Remaining: r.Remaining}
+	for _, p := range r.Positions {
+		st.Positions = append(st.Positions, PointPosition{Point: p.Point, Prefer: p.Prefer, Confidence: int(p.Confidence),
+			Concede: p.Concede, Evidence: p.Evidence})
+	}
 	for _, w := range r.Weaknesses {
 		st.Weaknesses = append(st.Weaknesses, Criticism{Against: w.Against, Point: w.Point, Text: w.Text, Evidence: w.Evidence})
 	}
@@ -190,13 +208,16 @@ func (m *ModelAdvocate) Argue(ctx context.Context, turn Turn) (Statement, error)
 		return Statement{}, err
 	}
 	var reply statementReply
-	resps, err := llmjson.Ask(ctx, m.p, req, &reply, func() error { return ValidateStatement(turn, reply.statement()) })
+	// Provider errors come back at once: the debate retries the turn and
+	// records the retry; an unusable reply is retried here, with the
+	// problem, and then final.
+	resps, err := llmjson.AskReply(ctx, m.p, req, &reply, func() error { return ValidateStatement(turn, reply.statement()) })
 	var usage provider.Usage
 	for _, r := range resps {
 		usage = usage.Add(r.Usage)
 	}
 	if err != nil {
-		return Statement{}, &ArgueError{Usage: usage,
+		return Statement{}, &ArgueError{Usage: usage, Final: errors.Is(err, llmjson.ErrInvalidReply),
 			Err: fmt.Errorf("adversarial: advocate for Variant %s (%s), round %d: %w", turn.Self.Label, m.spec, turn.Round, err)}
 	}
 	st := reply.statement()
@@ -234,7 +255,7 @@ func (m *ModelAdvocate) request(turn Turn) (provider.Request, error) {
 	if err != nil {
 		return provider.Request{}, err
 	}
-	return provider.Request{
+	req := provider.Request{
 		Model:  m.spec.Model,
 		System: m.system,
 		Messages: []provider.Message{
@@ -245,7 +266,11 @@ func (m *ModelAdvocate) request(turn Turn) (provider.Request, error) {
 		Temperature: m.temperature,
 		Tags: map[string]string{provider.TagStep: "debate", provider.TagRole: "advocate", provider.TagRound: strconv.Itoa(turn.Round),
 			provider.TagVariant: turn.Self.Label, provider.TagAgent: m.spec.String()},
-	}, nil
+	}
+	if turn.Attempt >= 2 {
+		req.Tags[llmjson.TagAttempt] = strconv.Itoa(turn.Attempt)
+	}
+	return req, nil
 }
 
 // sharedContext renders the first message: the variants and the diff
@@ -258,9 +283,12 @@ func (m *ModelAdvocate) sharedContext(turn Turn) (string, error) {
 		}
 		cd.Variants = append(cd.Variants, contextVariant{Label: v.Label, Name: v.Doc.Name, Agent: v.Agent, Text: v.Doc.Source})
 	}
+	var list strings.Builder
 	for _, p := range turn.Points {
 		cd.Points = append(cd.Points, pointData{ID: p.ID, Category: string(p.Category), Title: p.Title})
+		fmt.Fprintf(&list, "- %s (%s): %s\n", p.ID, p.Category, oneLine(p.Title))
 	}
+	cd.PointList = list.String()
 	return m.render("context.tmpl", cd)
 }
 

@@ -2,7 +2,9 @@ package debate
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -22,6 +24,14 @@ const OrchestratorThreshold = 5
 // orchestrate runs the elimination rounds and the final debate. The final
 // debate's transcript is the run's; its log documents the groups and the
 // eliminations.
+//
+// An advocate that fails in an elimination round (after its retry) is
+// dropped there, as in any debate: the group goes on with whoever remains.
+// A group left with one advocate gives it a bye; a group left with none
+// sends no finalist. Should fewer than two finalists remain, the best
+// remaining runners-up join the final; only when fewer than two advocates
+// remain in all does the debate abort. Which groups fail never decides
+// whether the run goes on: only how many advocates remain does.
 func orchestrate(ctx context.Context, in Input, cfg config) (*Result, error) {
 	groups := groupVariants(in.Variants)
 	// The groups' elimination rounds are independent: they run at once.
@@ -35,6 +45,10 @@ func orchestrate(ctx context.Context, in Input, cfg config) (*Result, error) {
 			sub := subset(in, grp)
 			sub.Depth = DepthQuick // an elimination round is one round of statements
 			res, err := debateOnce(gctx, sub, cfg)
+			var de *Error
+			if err != nil && errors.Is(err, ErrTooFewAdvocates) && errors.As(err, &de) && de.Result != nil && gctx.Err() == nil {
+				res, err = de.Result, nil // whoever remains goes on
+			}
 			if err != nil {
 				return fmt.Errorf("elimination round of group %d (%s): %w", gi+1, strings.Join(labelsOf(in, grp), ", "), err)
 			}
@@ -46,7 +60,9 @@ func orchestrate(ctx context.Context, in Input, cfg config) (*Result, error) {
 		return nil, err
 	}
 	var log []string
-	var finalists []int
+	var finalists, runnersUp []int
+	var failures []AgentFailure
+	won := map[int]int{}
 	for gi, grp := range groups {
 		names := labelsOf(in, grp)
 		if len(grp) == 1 {
@@ -55,21 +71,88 @@ func orchestrate(ctx context.Context, in Input, cfg config) (*Result, error) {
 			continue
 		}
 		res := results[gi]
-		best, tally := grp[0], make([]string, 0, len(grp))
+		failures = append(failures, res.Failures...)
+		dropped := res.Dropped()
+		var left []int
+		tally := make([]string, 0, len(grp))
 		for _, i := range grp {
-			won := res.PointsWon(in.Variants[i].Label)
-			tally = append(tally, fmt.Sprintf("%s %d", in.Variants[i].Label, won))
-			if won > res.PointsWon(in.Variants[best].Label) {
+			l := in.Variants[i].Label
+			if slices.Contains(dropped, l) {
+				tally = append(tally, l+" failed")
+				continue
+			}
+			won[i] = res.PointsWon(l)
+			tally = append(tally, fmt.Sprintf("%s %d", l, won[i]))
+			left = append(left, i)
+		}
+		switch len(left) {
+		case 0:
+			log = append(log, fmt.Sprintf("Orchestrator: group %d (%s) — every advocate failed; the group sends no finalist", gi+1, strings.Join(names, ", ")))
+			continue
+		case 1:
+			finalists = append(finalists, left[0])
+			log = append(log, fmt.Sprintf("Orchestrator: group %d (%s) — the other advocates failed (%s); Variant %s advances by a bye",
+				gi+1, strings.Join(names, ", "), strings.Join(tally, ", "), in.Variants[left[0]].Label))
+			continue
+		}
+		best := left[0]
+		for _, i := range left[1:] {
+			if won[i] > won[best] {
 				best = i
+			}
+		}
+		for _, i := range left {
+			if i != best {
+				runnersUp = append(runnersUp, i)
 			}
 		}
 		finalists = append(finalists, best)
 		log = append(log, fmt.Sprintf("Orchestrator: group %d (%s) — elimination round, points won: %s; Variant %s advances",
 			gi+1, strings.Join(names, ", "), strings.Join(tally, ", "), in.Variants[best].Label))
 	}
+	if len(finalists) < 2 {
+		// Whoever remains debates: the best runners-up fill the final.
+		sort.SliceStable(runnersUp, func(a, b int) bool {
+			if won[runnersUp[a]] != won[runnersUp[b]] {
+				return won[runnersUp[a]] > won[runnersUp[b]]
+			}
+			return runnersUp[a] < runnersUp[b]
+		})
+		for _, i := range runnersUp {
+			if len(finalists) >= 2 {
+				break
+			}
+			finalists = append(finalists, i)
+			log = append(log, fmt.Sprintf("Orchestrator: Variant %s joins the final as the best runner-up: too few finalists remain", in.Variants[i].Label))
+		}
+	}
 	sort.Ints(finalists)
+	if len(finalists) < 2 {
+		// Fewer than two advocates remain in all: the seed's abort. The
+		// result holds a group's rounds and every failure, so the caller
+		// finds the survivor.
+		var res *Result
+		for _, r := range results {
+			if r != nil {
+				res = r
+				break
+			}
+		}
+		res.Failures = nil
+		res.EliminationFailures = failures
+		res.Stop = Stop{Reason: StopAborted, Round: 1, Log: "Debate aborted: fewer than 2 advocates remain after the elimination rounds"}
+		res.Log = append(log, res.Stop.Log)
+		return nil, &Error{Result: res, Err: ErrTooFewAdvocates}
+	}
 	res, err := debateOnce(ctx, subset(in, finalists), cfg)
+	if res == nil {
+		var de *Error
+		if errors.As(err, &de) {
+			res = de.Result
+		}
+	}
 	if res != nil {
+		res.EliminationFailures = failures
 		res.Log = append(log, res.Log...)
 		res.Log = append(res.Log, fmt.Sprintf("Orchestrator: final debate among %s", strings.Join(labelsOf(in, finalists), ", ")))
 	}

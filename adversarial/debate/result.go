@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -288,7 +289,11 @@ type Result struct {
 	// Wins counts the points each variant won, in input order.
 	Wins     []VariantWins  `json:"wins"`
 	Failures []AgentFailure `json:"failures,omitempty"`
-	Usage    []AgentUsage   `json:"usage"`
+	// EliminationFailures are the failures of advocates dropped in the
+	// orchestrator's elimination rounds (5+ variants): they took no part
+	// in this, the final, debate.
+	EliminationFailures []AgentFailure `json:"elimination_failures,omitempty"`
+	Usage               []AgentUsage   `json:"usage"`
 	// Log holds the round-skip lines ("Round 3 skipped: depth=standard").
 	Log      []string `json:"log,omitempty"`
 	Warnings []string `json:"warnings,omitempty"`
@@ -331,7 +336,7 @@ func (r *Result) PointsWon(label string) int {
 // failed retry, in the order they failed.
 func (r *Result) Dropped() []string {
 	var out []string
-	for _, f := range r.Failures {
+	for _, f := range append(slices.Clone(r.EliminationFailures), r.Failures...) {
 		if !f.Recovered {
 			out = append(out, f.Variant)
 		}

@@ -130,7 +130,7 @@ func scriptedReply(round int, self string, labels, ids []string, prefs string, c
 	}
 	for k, id := range ids {
 		c := rune(prefs[k])
-		pos := PointPosition{Point: id, Prefer: string(unicode.ToUpper(c)), Confidence: 80, Evidence: "scripted evidence for " + id + ". A second sentence."}
+		pos := positionReply{Point: id, Prefer: string(unicode.ToUpper(c)), Confidence: 80, Evidence: "scripted evidence for " + id + ". A second sentence."}
 		if unicode.IsLower(c) {
 			pos.Concede = true
 			pos.Confidence = 90

@@ -27,6 +27,11 @@ func (r *Result) Markdown() string {
 	fmt.Fprintf(&b, "- Depth: %s\n- Rounds completed: %d\n- Convergence achieved: %s of contested points (%s of all points, unique contributions included)\n- Convergence threshold: %s\n- Focus areas: %s\n- Advocate count: %d\n",
 		r.Depth, completed, percent(r.Convergence), percent(r.Overall), thresholdPercent(r.Threshold), focus, len(r.Variants))
 	b.WriteString("- Agent failures: " + r.failureSummary() + "\n")
+	for _, f := range r.EliminationFailures {
+		if !f.Recovered {
+			fmt.Fprintf(&b, "- Elimination round: Variant %s advocate (%s) failed %s (%s); dropped before the final\n", f.Variant, f.Agent, f.retried(), cell(f.Error))
+		}
+	}
 	for _, f := range r.Failures {
 		if f.Recovered {
 			fmt.Fprintf(&b, "- Retried: %s in round %d (%s); the retry succeeded\n", r.advocateName(f.Variant), f.Round, cell(f.Error))
@@ -103,7 +108,7 @@ func (r *Result) failureSummary() string {
 	var parts []string
 	for _, f := range r.Failures {
 		if !f.Recovered {
-			parts = append(parts, fmt.Sprintf("%s failed in round %d after a retry (%s)", r.advocateName(f.Variant), f.Round, cell(f.Error)))
+			parts = append(parts, fmt.Sprintf("%s failed in round %d %s (%s)", r.advocateName(f.Variant), f.Round, f.retried(), cell(f.Error)))
 		}
 	}
 	if len(parts) == 0 {
@@ -169,7 +174,7 @@ func (r *Result) writeTurn(b *strings.Builder, rd Round, v Participant) {
 		if left < 2 {
 			then = "Fewer than 2 advocates remained, so the debate was aborted."
 		}
-		fmt.Fprintf(b, "\n%s\n\n*Failed after a retry: %s. %s*\n", heading, oneLine(f.Error), then)
+		fmt.Fprintf(b, "\n%s\n\n*Failed %s: %s. %s*\n", heading, f.retried(), oneLine(f.Error), then)
 	}
 }
 
@@ -314,4 +319,17 @@ func SkippedTranscript(a *diff.Analysis, depth Depth, threshold float64) string 
 		len(a.Points), len(a.Points), threshold*100)
 	b.WriteString("- Stopped: before round 1 — the variants are substantially identical, so the seed skips the debate\n")
 	return b.String()
+}
+
+// retried says how the turn was retried: once by the debate, once inside
+// the advocate (an unusable reply sent back with its problem), or not at
+// all (an error no retry can mend).
+func (f AgentFailure) retried() string {
+	if f.Attempts >= 2 {
+		return "after a retry"
+	}
+	if strings.Contains(f.Error, "invalid model reply") {
+		return "after a retry with the problem"
+	}
+	return "without a retry (the error is not retryable)"
 }

@@ -2,6 +2,7 @@ package llmjson
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"testing"
 
@@ -30,7 +31,16 @@ func TestExtract(t *testing.T) {
 		{"prose only", "I think it is met.", verdict{}, "no ```json block"},
 		{"unknown field ignored", "```json\n{\"verdict\": \"MET\", \"extra\": 1}\n```", verdict{Verdict: "MET"}, ""},
 		{"other fences skipped", "```go\nfmt.Println()\n```\n```json\n{\"verdict\": \"MET\"}\n```\n```text\nbye\n```", verdict{Verdict: "MET"}, ""},
-		{"unclosed fence", "```json\n{\"verdict\": \"MET\"}", verdict{}, "no ```json block"},
+		// a complete value in an unclosed fence is still the answer: truncation is told by the finish reason
+		{"unclosed fence", "```json\n{\"verdict\": \"MET\"}", verdict{Verdict: "MET"}, ""},
+		{"unclosed fence, cut value", "```json\n{\"verdict\": \"ME", verdict{}, "no ```json block"},
+		{"trailing commas", "```json\n{\"verdict\": \"MET\", \"evidence\": \"L3\",}\n```", verdict{"MET", "L3"}, ""},
+		{"comments", "```json\n{\"verdict\": \"MET\" // as shown\n}\n```", verdict{Verdict: "MET"}, ""},
+		{"trailing comma in prose", "Answer: {\"verdict\": \"MET\",} done", verdict{Verdict: "MET"}, ""},
+		{"fence inside a JSON string", "```json\n{\"verdict\": \"MET\", \"evidence\": \"use ``` fences\"}\n```", verdict{Verdict: "MET", Evidence: "use ``` fences"}, ""},
+		{"prose around bare JSON", "My answer: {\"verdict\": \"MET\"} — hope that helps.", verdict{Verdict: "MET"}, ""},
+		{"think draft ignored", "<think>draft:\n```json\n{\"verdict\": \"NOT MET\"}\n```\n</think>\n{\"verdict\": \"MET\"}", verdict{Verdict: "MET"}, ""},
+		{"unclosed think is no answer", "<think>```json\n{\"verdict\": \"MET\"}\n```", verdict{}, "no ```json block"},
 		{"trailing data", "{\"verdict\": \"MET\"} {\"verdict\": \"NOT MET\"}", verdict{}, "data after its value"},
 		{"broken", "```json\n{\"verdict\": \n```", verdict{}, "does not decode"},
 	}
@@ -99,6 +109,44 @@ func FuzzExtract(f *testing.F) {
 	f.Add("```\n```")
 	f.Fuzz(func(t *testing.T, reply string) {
 		var v verdict
+		if err := Extract(reply, &v); err != nil && !errors.Is(err, ErrInvalidReply) {
+			t.Fatalf("untyped error %v", err)
+		}
+	})
+}
+
+func TestIntAcceptsNumbersAsStrings(t *testing.T) {
+	tests := []struct {
+		in      string
+		want    Int
+		wantErr bool
+	}{
+		{`80`, 80, false}, {`"80"`, 80, false}, {`"80%"`, 80, false}, {`" 75 "`, 75, false}, {`80.0`, 80, false},
+		{`"high"`, 0, true}, {`80.5`, 0, true}, {`true`, 0, true},
+	}
+	for _, tt := range tests {
+		var n Int
+		err := json.Unmarshal([]byte(tt.in), &n)
+		if tt.wantErr {
+			assert.Error(t, err, tt.in)
+			continue
+		}
+		require.NoError(t, err, tt.in)
+		assert.Equal(t, tt.want, n, tt.in)
+	}
+}
+
+func FuzzStripReasoning(f *testing.F) {
+	f.Add("<think>draft {\"a\": 1}</think>{\"a\": 2}")
+	f.Add("<thinking>")
+	f.Add("I'm sorry, I can't.")
+	f.Fuzz(func(t *testing.T, reply string) {
+		out := StripReasoning(reply)
+		if len(out) > len(reply) {
+			t.Fatalf("StripReasoning grew %q to %q", reply, out)
+		}
+		_ = IsRefusal(out)
+		var v map[string]any
 		if err := Extract(reply, &v); err != nil && !errors.Is(err, ErrInvalidReply) {
 			t.Fatalf("untyped error %v", err)
 		}

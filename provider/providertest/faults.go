@@ -2,8 +2,10 @@ package providertest
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/binary"
-	"hash/fnv"
+	"maps"
+	"strconv"
 	"sync"
 	"time"
 
@@ -12,11 +14,15 @@ import (
 
 // Faults describes failures to inject into calls. Rates are probabilities
 // in [0, 1]; they are tried in the order Error, Timeout, Malformed, Empty,
-// so their sum should not exceed 1.
+// RateLimited, Auth, Truncated, so their sum should not exceed 1.
 //
-// Whether a call fails is decided from Seed, the request's [provider.Key]
-// and how many times that same request was seen before — never from the
-// order in which concurrent calls arrive — so a test with a fixed seed
+// Whether a call fails is decided by a SHA-256 of Seed, the call's
+// identity (its [provider.Key] without the "attempt" tag) and its attempt
+// number — the "attempt" tag a retry carries, or else how many times that
+// same request was seen before. Each attempt of a call therefore gets an
+// independent fate: at a 30% rate a call and its retry both fail 9% of
+// the time, as independent faults would, not 30%. Nothing depends on the
+// order in which concurrent calls arrive, so a test with a fixed seed
 // injects the same faults on every run.
 type Faults struct {
 	Seed int64
@@ -33,6 +39,15 @@ type Faults struct {
 	Malformed float64
 	// Empty is the rate of calls whose reply text is empty.
 	Empty float64
+	// RateLimited is the rate of calls that fail with a retryable
+	// provider.ErrRateLimited (HTTP 429).
+	RateLimited float64
+	// Auth is the rate of calls that fail with a non-retryable
+	// provider.ErrAuth (HTTP 401).
+	Auth float64
+	// Truncated is the rate of calls whose reply is cut to its first half
+	// with finish reason length, as a reply cut at the output limit.
+	Truncated float64
 }
 
 // Fault names what was injected into a call.
@@ -45,6 +60,9 @@ const (
 	FaultTimeout   Fault = "timeout"
 	FaultMalformed Fault = "malformed"
 	FaultEmpty     Fault = "empty"
+	FaultRateLimit Fault = "rate-limited"
+	FaultAuth      Fault = "auth"
+	FaultTruncated Fault = "truncated"
 )
 
 // Injector is the middleware [InjectFaults] returns, with a log of what it
@@ -81,6 +99,12 @@ func (in *Injector) Wrap(next provider.Provider) provider.Provider {
 		case FaultError:
 			return provider.Response{}, &provider.Error{Kind: provider.ErrUnavailable, Provider: "fault-injector",
 				Model: req.Model, Retryable: true, Message: "injected fault"}
+		case FaultRateLimit:
+			return provider.Response{}, &provider.Error{Kind: provider.ErrRateLimited, Provider: "fault-injector",
+				Model: req.Model, StatusCode: 429, Retryable: true, Message: "injected rate limit"}
+		case FaultAuth:
+			return provider.Response{}, &provider.Error{Kind: provider.ErrAuth, Provider: "fault-injector",
+				Model: req.Model, StatusCode: 401, Message: "injected authentication failure"}
 		case FaultTimeout:
 			if err := wait(ctx, in.faults.TimeoutAfter); err != nil {
 				return provider.Response{}, err
@@ -97,32 +121,51 @@ func (in *Injector) Wrap(next provider.Provider) provider.Provider {
 			resp.Text = "{" + resp.Text[:len(resp.Text)/2]
 		case FaultEmpty:
 			resp.Text = ""
+		case FaultTruncated:
+			resp.Text = resp.Text[:len(resp.Text)/2]
+			resp.FinishReason = provider.FinishLength
 		}
 		return resp, nil
 	})
 }
 
+// TagAttempt is the request tag a retry carries ("2"); the injector
+// reads it as the call's attempt number.
+const TagAttempt = "attempt"
+
 func (in *Injector) decide(req provider.Request) Fault {
-	key := provider.Key(req)
+	attempt := req.Tag(TagAttempt)
+	identity := req
+	if attempt != "" {
+		identity.Tags = maps.Clone(req.Tags)
+		delete(identity.Tags, TagAttempt)
+	}
+	key := provider.Key(identity)
 	in.mu.Lock()
 	defer in.mu.Unlock()
-	n := in.seen[key]
-	in.seen[key] = n + 1
-
-	h := fnv.New64a()
+	if attempt == "" {
+		// An untagged repeat of a request is its next attempt.
+		n := in.seen[key]
+		in.seen[key] = n + 1
+		attempt = strconv.Itoa(n + 1)
+	}
+	h := sha256.New()
 	var buf [8]byte
 	binary.LittleEndian.PutUint64(buf[:], uint64(in.faults.Seed))
 	h.Write(buf[:])
 	h.Write([]byte(key))
-	binary.LittleEndian.PutUint64(buf[:], uint64(n))
-	h.Write(buf[:])
-	u := float64(h.Sum64()>>11) / (1 << 53) // uniform in [0, 1)
+	h.Write([]byte{0})
+	h.Write([]byte(attempt))
+	sum := h.Sum(nil)
+	u := float64(binary.LittleEndian.Uint64(sum[:8])>>11) / (1 << 53) // uniform in [0, 1)
 
 	fault := FaultNone
+	f := in.faults
 	for _, c := range []struct {
 		rate  float64
 		fault Fault
-	}{{in.faults.Error, FaultError}, {in.faults.Timeout, FaultTimeout}, {in.faults.Malformed, FaultMalformed}, {in.faults.Empty, FaultEmpty}} {
+	}{{f.Error, FaultError}, {f.Timeout, FaultTimeout}, {f.Malformed, FaultMalformed}, {f.Empty, FaultEmpty},
+		{f.RateLimited, FaultRateLimit}, {f.Auth, FaultAuth}, {f.Truncated, FaultTruncated}} {
 		if u < c.rate {
 			fault = c.fault
 			break

@@ -282,3 +282,46 @@ func TestCheckCatchesViolations(t *testing.T) {
 	}
 	assert.NoError(t, providertest.Check(provider.Func(good)))
 }
+
+// TestInjectFaultsIndependentPerAttempt pins that a call and its retry
+// get independent fates: at a 30% rate both attempts fail about 9% of
+// the time (not 30%, as when the fate hangs on the request alone),
+// whether the retry is tagged or a plain repeat.
+func TestInjectFaultsIndependentPerAttempt(t *testing.T) {
+	for _, tagged := range []bool{true, false} {
+		inj := providertest.InjectFaults(providertest.Faults{Seed: 7, Error: 0.3})
+		p := inj.Wrap(providertest.Echo())
+		const n = 4000
+		first, both := 0, 0
+		for i := range n {
+			req := provider.Request{Model: "m", Messages: []provider.Message{{Role: provider.RoleUser, Content: fmt.Sprint("call ", i)}}}
+			_, err1 := p.Complete(context.Background(), req)
+			retry := req
+			if tagged {
+				retry = req.WithTag(providertest.TagAttempt, "2")
+			}
+			_, err2 := p.Complete(context.Background(), retry)
+			if err1 != nil {
+				first++
+				if err2 != nil {
+					both++
+				}
+			}
+		}
+		assert.InDelta(t, 0.30, float64(first)/n, 0.03, "tagged=%v", tagged)
+		assert.InDelta(t, 0.09, float64(both)/n, 0.02, "tagged=%v: both attempts fail as independent faults would", tagged)
+	}
+	// the same seed injects the same faults, whatever the arrival order
+	fates := func(order []int) map[int]bool {
+		inj := providertest.InjectFaults(providertest.Faults{Seed: 3, Error: 0.5})
+		p := inj.Wrap(providertest.Echo())
+		out := map[int]bool{}
+		for _, i := range order {
+			req := provider.Request{Model: "m", Messages: []provider.Message{{Role: provider.RoleUser, Content: fmt.Sprint(i)}}}
+			_, err := p.Complete(context.Background(), req.WithTag(providertest.TagAttempt, "2"))
+			out[i] = err != nil
+		}
+		return out
+	}
+	assert.Equal(t, fates([]int{0, 1, 2, 3, 4, 5}), fates([]int{5, 3, 1, 0, 2, 4}))
+}
