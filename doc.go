@@ -38,6 +38,7 @@
 //	scoring               metrics, rubric judge, bias mitigation, base selection
 //	diff                  the Markdown document model and the diff analysis
 //	provider              the seam to language models: Provider, registry, middleware
+//	provider/llmjson      the one reader of model replies, for hosts' seams too
 //	provider/providertest fakes, fault injection and a conformance suite
 //	internal/…            text utilities shared by the packages above
 //

@@ -9,13 +9,13 @@ import (
 	"sync"
 
 	"github.com/crucible-go/crucible/diff"
-	"github.com/crucible-go/crucible/internal/llmjson"
 	"github.com/crucible-go/crucible/merge"
+	"github.com/crucible-go/crucible/provider/llmjson"
 	"github.com/crucible-go/crucible/scoring"
 )
 
 // The error matrix's degradations for the model-backed seams. Each agent
-// call has already had its one retry (internal/llmjson, the merge
+// call has already had its one retry (provider/llmjson, the merge
 // executor); what still fails degrades to the seam's offline counterpart
 // for that call — judge → rule judge, contradiction agent → rule
 // detectors, merge executor → section merger — with a warning naming the

@@ -11,10 +11,10 @@ import (
 
 	"github.com/crucible-go/crucible/adversarial/debate"
 	"github.com/crucible-go/crucible/diff"
-	"github.com/crucible-go/crucible/internal/llmjson"
 	"github.com/crucible-go/crucible/internal/prompt"
 	"github.com/crucible-go/crucible/internal/words"
 	"github.com/crucible-go/crucible/provider"
+	"github.com/crucible-go/crucible/provider/llmjson"
 )
 
 // GenerateRequest is one Mode B variant to generate.

@@ -12,8 +12,8 @@ import (
 
 	"github.com/crucible-go/crucible/adversarial/debate"
 	"github.com/crucible-go/crucible/diff"
-	"github.com/crucible-go/crucible/internal/llmjson"
 	"github.com/crucible-go/crucible/provider"
+	"github.com/crucible-go/crucible/provider/llmjson"
 )
 
 // ErrResumeMismatch reports a checkpoint taken from other variants than

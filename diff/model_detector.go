@@ -8,9 +8,9 @@ import (
 	"strings"
 	"text/template"
 
-	"github.com/crucible-go/crucible/internal/llmjson"
 	"github.com/crucible-go/crucible/internal/prompt"
 	"github.com/crucible-go/crucible/provider"
+	"github.com/crucible-go/crucible/provider/llmjson"
 )
 
 //go:embed prompts/contradictions.tmpl

@@ -14,9 +14,9 @@ import (
 	"text/template"
 
 	"github.com/crucible-go/crucible/diff"
-	"github.com/crucible-go/crucible/internal/llmjson"
 	"github.com/crucible-go/crucible/internal/refs"
 	"github.com/crucible-go/crucible/provider"
+	"github.com/crucible-go/crucible/provider/llmjson"
 )
 
 //go:embed prompts/merge.tmpl

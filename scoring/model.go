@@ -10,9 +10,9 @@ import (
 	"text/template"
 
 	"github.com/crucible-go/crucible/diff"
-	"github.com/crucible-go/crucible/internal/llmjson"
 	"github.com/crucible-go/crucible/internal/prompt"
 	"github.com/crucible-go/crucible/provider"
+	"github.com/crucible-go/crucible/provider/llmjson"
 )
 
 //go:embed prompts/judge.tmpl

@@ -3,6 +3,8 @@ package challenge
 import (
 	"errors"
 	"fmt"
+
+	"github.com/crucible-go/crucible/provider/llmjson"
 )
 
 // Sentinels. Every error the package returns matches one of them, or a
@@ -18,8 +20,10 @@ var (
 	// the CHALLENGES / NO OBJECTIONS format.
 	ErrUnparseable = errors.New("unparseable adversary reply")
 	// ErrInvalidReply matches a [*ReplyError]: a model's reply that could
-	// not be used on the first try nor on the retry.
-	ErrInvalidReply = errors.New("invalid adversary reply")
+	// not be used on the first try nor on the retry. It is
+	// llmjson.ErrInvalidReply, the one sentinel every seam's unusable reply
+	// matches.
+	ErrInvalidReply = llmjson.ErrInvalidReply
 	// ErrInvalidDefense matches a defense that answers challenges the
 	// round does not have, or answers one twice.
 	ErrInvalidDefense = errors.New("invalid defense")

@@ -3,6 +3,8 @@ package critic
 import (
 	"errors"
 	"fmt"
+
+	"github.com/crucible-go/crucible/provider/llmjson"
 )
 
 // Sentinels. Errors the package returns match one of them with errors.Is;
@@ -25,9 +27,10 @@ var (
 	// ErrModeUnavailable is returned by an [Engine] that cannot run a mode;
 	// the pipeline skips the mode and runs the rest (graceful degradation).
 	ErrModeUnavailable = errors.New("mode unavailable")
-	// ErrInvalidReply matches a [*ReplyError]: a model's reply failed
+	// ErrInvalidReply (llmjson.ErrInvalidReply, the one sentinel every
+	// seam's unusable reply matches) matches a [*ReplyError]: a model's reply failed
 	// validation twice.
-	ErrInvalidReply = errors.New("invalid model reply")
+	ErrInvalidReply = llmjson.ErrInvalidReply
 	// ErrCheckpoint matches a checkpoint that cannot resume this run.
 	ErrCheckpoint = errors.New("checkpoint does not match")
 )

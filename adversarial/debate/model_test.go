@@ -11,9 +11,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/crucible-go/crucible/diff"
-	"github.com/crucible-go/crucible/internal/llmjson"
 	"github.com/crucible-go/crucible/internal/prompt"
 	"github.com/crucible-go/crucible/provider"
+	"github.com/crucible-go/crucible/provider/llmjson"
 	"github.com/crucible-go/crucible/provider/providertest"
 )
 

@@ -1,7 +1,14 @@
-// Package llmjson gets structured answers out of language models: it finds
-// the fenced JSON block in a reply, decodes it strictly into a Go value,
-// validates it, and — following the design's protocol — asks once more,
-// quoting the validation error, before giving up.
+// Package llmjson is Crucible's one reader of model replies, public so a
+// host's own seams read replies the way the library's do. It takes the
+// model's final answer out of a reply — reasoning blocks (<think> and the
+// like, drafts inside them included) removed, the last JSON value taken
+// whether fenced or in prose, trailing commas and comments read through a
+// JWCC standardiser — decodes it strictly into a Go value and validates
+// it; it checks the finish reason (a reply cut at the output limit is
+// never complete) and recognises refusals. Ask and Call follow the
+// design's protocol: one retry after a retryable error or an unusable
+// reply, none after authentication, invalid request or a refusal. Every
+// unusable reply, in every seam, matches [ErrInvalidReply].
 package llmjson
 
 import (
