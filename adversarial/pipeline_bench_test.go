@@ -167,3 +167,27 @@ func BenchmarkPipelineLatency(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkPipelineScale runs the offline pipeline on one document of n
+// short sections against the bundled sample spec, so that a step whose
+// cost grows faster than the document shows as a ratio above 2 between
+// successive sizes.
+func BenchmarkPipelineScale(b *testing.B) {
+	small := sampleDrafts(b)[0]
+	for _, n := range []int{1000, 2000, 4000} {
+		var doc strings.Builder
+		doc.WriteString("# Big\n\n")
+		for i := range n {
+			fmt.Fprintf(&doc, "## Topic %d\n\nThe value of item %d is %d ms and it uses store %d.\n\n", i, i, i*3, i%7)
+		}
+		big := Draft{Name: "big.md", Content: []byte(doc.String())}
+		b.Run(fmt.Sprintf("sections-%d", n), func(b *testing.B) {
+			p := New(WithClock(fixedClock))
+			for b.Loop() {
+				if _, err := p.Run(context.Background(), Input{Compare: []Draft{big, small}}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
