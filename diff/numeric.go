@@ -235,15 +235,64 @@ func crossNumeric(refs []qref, members []int) (Contradiction, bool) {
 
 // intraNumeric reports the first pair of values one variant gives for one
 // subject that clash (see sameSubjectWithin for what counts as one
-// subject).
+// subject). Pairs are tried in the order of members, first by the earlier
+// value, then by the later; only pairs that sameSubjectWithin could accept
+// are tried — values in one section, values naming one item, values with
+// one subject in sections that are not two items of a series — so a
+// variant with thousands of values in as many sections costs about as
+// many comparisons as it has values, not their square.
 func intraNumeric(in DetectInput, refs []qref, members []int) (Contradiction, bool) {
-	var items []string // the heading items of the members' document, read once
+	if len(members) < 2 {
+		return Contradiction{}, false
+	}
+	items := headingItems(in.Documents[refs[members[0]].claim.Variant])
+	itemOf := func(r qref) string {
+		if s := r.claim.Section; s >= 0 && s < len(items) {
+			return items[s]
+		}
+		return ""
+	}
+	// Positions in members of the values in each bucket, ascending.
+	bySection := map[int][]int{}
+	byID := map[string][]int{}
+	bySubject := map[string][]int{} // subject + "\x00" + heading item
+	subjectAny := map[string][]int{} // subject → every position, for values whose section names no item
 	for x, i := range members {
-		for _, j := range members[x+1:] {
-			a, b := refs[i], refs[j]
-			if items == nil {
-				items = headingItems(in.Documents[a.claim.Variant])
+		r := refs[i]
+		bySection[r.claim.Section] = append(bySection[r.claim.Section], x)
+		for _, id := range r.ids {
+			byID[id] = append(byID[id], x)
+		}
+		if len(r.q.Subject) >= 2 {
+			k := strings.Join(r.q.Subject, " ")
+			bySubject[k+"\x00"+itemOf(r)] = append(bySubject[k+"\x00"+itemOf(r)], x)
+			subjectAny[k] = append(subjectAny[k], x)
+		}
+	}
+	after := func(dst, src []int, x int) []int {
+		k, _ := slices.BinarySearch(src, x+1)
+		return append(dst, src[k:]...)
+	}
+	var cand []int
+	for x, i := range members {
+		a := refs[i]
+		cand = after(cand[:0], bySection[a.claim.Section], x)
+		for _, id := range a.ids {
+			cand = after(cand, byID[id], x)
+		}
+		if len(a.q.Subject) >= 2 {
+			k := strings.Join(a.q.Subject, " ")
+			if item := itemOf(a); item == "" {
+				cand = after(cand, subjectAny[k], x)
+			} else {
+				cand = after(cand, bySubject[k+"\x00"+item], x)
+				cand = after(cand, bySubject[k+"\x00"], x)
 			}
+		}
+		slices.Sort(cand)
+		cand = slices.Compact(cand)
+		for _, y := range cand {
+			b := refs[members[y]]
 			if a.claim == b.claim || !sameSubjectWithin(items, a, b) {
 				continue
 			}
