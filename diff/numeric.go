@@ -255,7 +255,7 @@ func intraNumeric(in DetectInput, refs []qref, members []int) (Contradiction, bo
 	// Positions in members of the values in each bucket, ascending.
 	bySection := map[int][]int{}
 	byID := map[string][]int{}
-	bySubject := map[string][]int{} // subject + "\x00" + heading item
+	bySubject := map[string][]int{}  // subject + "\x00" + heading item
 	subjectAny := map[string][]int{} // subject → every position, for values whose section names no item
 	for x, i := range members {
 		r := refs[i]
