@@ -74,30 +74,43 @@ func detectLineContent(in DetectInput) []Contradiction {
 	sort.Strings(keys)
 	var out []Contradiction
 	for _, k := range keys {
-		var blank, filled *lineStatement
+		// Every statement each side makes about the line is cited, so a
+		// reader sees all the places to correct.
+		var blank, filled []Claim
 		for _, v := range sortedKeys(by[k]) {
-			for i := range by[k][v] {
-				s := &by[k][v][i]
-				switch {
-				case s.blank && blank == nil && (filled == nil || filled.claim.Variant != v):
-					blank = s
-				case !s.blank && filled == nil && (blank == nil || blank.claim.Variant != v):
-					filled = s
+			for _, s := range by[k][v] {
+				if s.blank {
+					blank = append(blank, s.claim)
+				} else {
+					filled = append(filled, s.claim)
 				}
 			}
 		}
-		if blank == nil || filled == nil || blank.claim.Variant == filled.claim.Variant {
+		if !acrossVariants(blank, filled) {
 			continue
 		}
 		file, line, _ := strings.Cut(k, ":")
 		c := Contradiction{Kind: NumericConflict, Subject: fmt.Sprintf("what line %s of %s holds", line, file),
 			Impact: Low, Key: "line-content:" + k,
-			Reason: fmt.Sprintf("one variant says the line is blank, another says what it holds (%q vs %q)", blank.claim.Text, filled.claim.Text),
-			Claims: []Claim{blank.claim, filled.claim}}
+			Reason: fmt.Sprintf("one variant says the line is blank, another says what it holds (%q vs %q)", blank[0].Text, filled[0].Text),
+			Claims: append(append([]Claim{}, blank...), filled...)}
 		sortClaims(c.Claims)
 		out = append(out, c)
 	}
 	return out
+}
+
+// acrossVariants reports whether some claim of a and some claim of b come
+// from different variants.
+func acrossVariants(a, b []Claim) bool {
+	for _, x := range a {
+		for _, y := range b {
+			if x.Variant != y.Variant {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // citedFile is the source file a block is about: the first file cited in

@@ -156,7 +156,7 @@ func columnSumConflict(d *Document, v int, t tallyTable, parts []int, col int, t
 		return Contradiction{}, false
 	}
 	sum := formatTally(lo, hi, total.unit)
-	subject := fmt.Sprintf("total %s of the table", strings.ToLower(strings.TrimSpace(t.header[col])))
+	subject := fmt.Sprintf("total %s %s", strings.ToLower(strings.TrimSpace(t.header[col])), tableName(d, t))
 	reason := fmt.Sprintf("the total row says %s, the rows above it add up to %s", total.text, sum)
 	return tallyContradiction(d, v, subject, reason, append([]int{lastOf(t)}, parts...)), true
 }
@@ -182,9 +182,47 @@ func columnItemsConflict(d *Document, v int, t tallyTable, parts []int, col int,
 	if n == int(total.lo) {
 		return Contradiction{}, false
 	}
-	subject := fmt.Sprintf("number of %ss in the table", total.unit)
+	subject := fmt.Sprintf("number of %ss %s", total.unit, tableName(d, t))
 	reason := fmt.Sprintf("the total row says %s, the rows above it list %d", total.text, n)
-	return tallyContradiction(d, v, subject, reason, append([]int{lastOf(t)}, parts...)), true
+	c := tallyContradiction(d, v, subject, reason, append([]int{lastOf(t)}, parts...))
+	c.Claims = append(c.Claims, restatements(d, v, t, total)...)
+	sortClaims(c.Claims)
+	return c, true
+}
+
+// maxRestatements bounds how many other statements of a wrong total are
+// cited beside the table.
+const maxRestatements = 3
+
+// restatements finds the lines outside the table that state the same
+// count as its total row ("8 tasks → 5 tasks" beside a total of "5
+// tasks"): the same figure, to be corrected with it.
+func restatements(d *Document, v int, t tallyTable, total tally) []Claim {
+	num := strconv.FormatFloat(total.lo, 'f', -1, 64)
+	re := regexp.MustCompile(`(?i)(?:^|[^\w.,])` + regexp.QuoteMeta(num) + `\s+` + regexp.QuoteMeta(total.unit) + `s?\b`)
+	first, last := t.rows[0], lastOf(t)
+	var out []Claim
+	for bi, b := range d.Blocks {
+		if b.Kind == Code || (bi >= first-1 && bi <= last) {
+			continue
+		}
+		src := d.Text(b.Span)
+		loc := re.FindStringIndex(src)
+		if loc == nil {
+			continue
+		}
+		start := strings.LastIndexByte(src[:loc[0]+1], '\n') + 1
+		end := len(src)
+		if k := strings.IndexByte(src[loc[1]:], '\n'); k >= 0 {
+			end = loc[1] + k
+		}
+		out = append(out, Claim{Variant: v, Section: b.Section, Block: bi, Line: d.LineAt(b.Span.Start + start),
+			Text: b.Text, Quote: strings.TrimSpace(src[start:end]), Type: Factual})
+		if len(out) == maxRestatements {
+			break
+		}
+	}
+	return out
 }
 
 // countCellConflicts checks rows whose count column disagrees with the
@@ -223,7 +261,7 @@ func countCellConflicts(d *Document, v int, t tallyTable) []Contradiction {
 				continue
 			}
 			label := strings.TrimSpace(strings.Trim(strings.TrimSpace(cells[0]), "*_"))
-			subject := fmt.Sprintf("count of %s items", label)
+			subject := fmt.Sprintf("count of %s items %s", label, tableName(d, t))
 			reason := fmt.Sprintf("the row counts %d and lists %d", want, n)
 			c := Contradiction{Kind: NumericConflict, Subject: subject, Impact: Medium, Reason: reason, Key: "tally:" + subject}
 			b := d.Blocks[bi]
@@ -315,6 +353,15 @@ func rawCells(row string) []string {
 		}
 	}
 	return append(out, strings.TrimSpace(row[start:]))
+}
+
+// tableName names a table by the section that holds it, for the subject
+// of a finding.
+func tableName(d *Document, t tallyTable) string {
+	if s := d.Blocks[t.rows[0]].Section; s >= 0 && s < len(d.Sections) && d.Sections[s].Title != "" {
+		return "in the table of “" + d.Sections[s].Title + "”"
+	}
+	return "in the table"
 }
 
 func lastOf(t tallyTable) int { return t.rows[len(t.rows)-1] }

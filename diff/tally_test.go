@@ -56,6 +56,13 @@ func TestTallies(t *testing.T) {
 			lines: [][]int{{7, 8, 9, 10}},
 		},
 		{
+			name: "a wrong count restated in prose is cited with it, another id's digits are not",
+			table: "| Phase | Tasks |\n|---|---|\n| 1 | 1.1 |\n| 2 | 2.1-2.4 |\n| 3 | 3.1, 3.2 |\n| Total | 6 tasks |\n\n" +
+				"- Result: 9 tasks → 6 tasks after merging.\n- T5.8 depends on all other M6 tasks.\n",
+			want:  []string{"the total row says 6 tasks, the rows above it list 7"},
+			lines: [][]int{{7, 8, 9, 10, 12}},
+		},
+		{
 			name:  "a count that matches its ranges",
 			table: "| Phase | Tasks | Tokens |\n|---|---|---|\n| 1 | 1.1 | 60 |\n| 2 | 2.1-2.4 | 1,400 |\n| 3 | 3.1, 3.2 | 900 |\n| Total | 7 tasks | 2,360 |\n",
 		},
@@ -88,6 +95,7 @@ func TestTallies(t *testing.T) {
 			require.Len(t, got, len(tt.want), "%+v", got)
 			for i, c := range got {
 				assert.Equal(t, tt.want[i], c.Reason)
+				assert.Contains(t, c.Subject, "in the table of “Budget”")
 				assert.Equal(t, IntraVariant, c.Scope())
 				var lines []int
 				for _, cl := range c.Claims {
