@@ -104,6 +104,18 @@ func (x *run) planConflicts(a *diff.Analysis, d *debate.Result, base int) (confl
 		} else {
 			k.Winner, k.Rule = x.conflictWinner(d, k, base, nil)
 		}
+		// Each losing variant's other statements of the point are values
+		// not taken too, so the merge restates them all; they are added
+		// after the winner is chosen, which counts variants, not lines.
+		for _, e := range p.Evidence[1:] {
+			if e.Variant >= len(x.docs) || label(e.Variant) == k.Winner {
+				continue
+			}
+			v := merge.ConflictValue{Variant: label(e.Variant), Value: e.Quote, Text: e.Quote}
+			if !slices.Contains(k.Values, v) {
+				k.Values = append(k.Values, v)
+			}
+		}
 		out = append(out, k)
 	}
 	return out, byValue

@@ -256,12 +256,36 @@ func writeValidation(b *strings.Builder, v Validation) {
 		mark = "❌ Fail"
 	}
 	fmt.Fprintf(b, "%s\n\n- **Total:** %d\n- **Resolved:** %d\n- **Broken:** %d\n", mark, r.Total, r.Resolved, len(r.Broken))
+	// The base's own unresolved references (most often to the document
+	// it discusses) are not the merge's doing: one line names them, so
+	// the ones the merge broke stand out.
+	var inBaseTexts []string
+	inBaseCount := map[string]int{}
 	for _, br := range r.Broken {
-		reason := inBase(br.InBase)
+		if br.InBase && br.Reason == "" {
+			if inBaseCount[br.Text] == 0 {
+				inBaseTexts = append(inBaseTexts, br.Text)
+			}
+			inBaseCount[br.Text]++
+			continue
+		}
+		reason := ""
 		if br.Reason != "" {
 			reason = " — " + mdInline(br.Reason)
 		}
 		fmt.Fprintf(b, "  - %s (line %d, %s)%s\n", mdCode(br.Text), br.Line, br.Kind, reason)
+	}
+	if len(inBaseTexts) > 0 {
+		parts := make([]string, len(inBaseTexts))
+		n := 0
+		for i, t := range inBaseTexts {
+			parts[i] = mdCode(t)
+			if c := inBaseCount[t]; c > 1 {
+				parts[i] += fmt.Sprintf(" ×%d", c)
+			}
+			n += inBaseCount[t]
+		}
+		fmt.Fprintf(b, "  - present in the base already (%d): %s\n", n, strings.Join(parts, ", "))
 	}
 	if len(r.Rewritten) > 0 {
 		fmt.Fprintf(b, "- **Rewritten to the merged numbering:** %d\n", len(r.Rewritten))

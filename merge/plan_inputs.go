@@ -130,6 +130,7 @@ func resolveConflicts(in PlanInput, changes []Change) ([]Rejection, []Amendment)
 		for i := range k.Values {
 			if k.Values[i].Variant == k.Winner {
 				win = &k.Values[i]
+				break
 			}
 		}
 		if win == nil {

@@ -65,7 +65,7 @@ func TestValidationOnlyFailsOnWhatTheMergeIntroduced(t *testing.T) {
 
 	md := m.Log.Markdown()
 	assert.Contains(t, md, "### Structural Integrity\n\n❌ Fail\n\n- Line 13 (level-gap): H2 \"1. A\" → H4 \"Deep\" without H3 — present in the base already\n- Line 31 (level-gap): H2 \"3. Z\" → H4 \"3.1 Gap\" without H3\n")
-	assert.Contains(t, md, "- **Broken:** 2\n  - `Section 9` (line 11, section) — present in the base already\n  - `Section 7`")
+	assert.Contains(t, md, "- **Broken:** 2\n  - `Section 7` (line 21, section)\n  - present in the base already (1): `Section 9`\n")
 	assert.Contains(t, md, "- **Post-merge validation:** FAIL\n")
 
 	// the same base merged with nothing passes: nothing new

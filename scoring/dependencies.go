@@ -21,12 +21,11 @@ import (
 //     its "§" references then all use the other document's numbering, and
 //     its "Section 4.4" does too;
 //   - in a document whose headings carry no numbers of their own, an
-//     unresolved "§" number beyond its count of top-level sections
-//     ("§14.5" in a proposal of ten unnumbered sections) names a section
-//     of the document it discusses: "§" is the notation of numbered
-//     documents, and this one numbers nothing. Where headings are
-//     numbered, or the reference reads "Section 9", an unresolved
-//     reference is a broken one and counts;
+//     unresolved "§" number ("§14.5", "§5.3" in a proposal whose sections
+//     are "T1 … T7") names a section of the document it discusses: "§" is
+//     the notation of numbered documents, and this one numbers nothing.
+//     Where headings are numbered, or the reference reads "Section 9", an
+//     unresolved reference is a broken one and counts;
 //   - a reference on a shell command line ("$ ./migrate.sh --step 3  #
 //     section 2"): the line is a command to type, not prose that points at
 //     a section.
@@ -34,7 +33,7 @@ import (
 // The result keeps refs.Report's meaning: Total references, Resolved of
 // them, Refs in document order.
 func ownReferences(d *diff.Document, all refs.Report) refs.Report {
-	numbered, top := false, len(d.TopLevel())
+	numbered := false
 	for _, s := range d.Sections {
 		if _, _, _, ok := refs.HeadingNumber(s.Title); ok {
 			numbered = true
@@ -47,7 +46,7 @@ func ownReferences(d *diff.Document, all refs.Report) refs.Report {
 		if r.Kind == refs.Section {
 			sign := strings.HasPrefix(r.Text, "§") || (!strings.ContainsAny(r.Text, "Ss") && signBefore(d, r.Span.Start))
 			if discussed[r.Target] || (sign && len(discussed) > 0) ||
-				(sign && !numbered && !r.Resolved && firstComponent(r.Target) > top) {
+				(sign && !numbered && !r.Resolved) {
 				continue
 			}
 		}
@@ -104,12 +103,6 @@ func discussedSections(d *diff.Document) map[string]bool {
 		}
 	}
 	return out
-}
-
-// firstComponent returns the leading number of "14.5" (14).
-func firstComponent(n string) int {
-	head, _, _ := strings.Cut(n, ".")
-	return atoi(head)
 }
 
 // reCommandLine matches a line that is a shell command: a prompt ("$ ",

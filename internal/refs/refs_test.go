@@ -283,3 +283,16 @@ func BenchmarkCheck(b *testing.B) {
 		Check(d)
 	}
 }
+
+// TestSeriesHeadingsTakeNoOutlineNumber: a heading numbered in its own
+// series ("Phase 5") is not the "§2.5" a reader would count for it, so a
+// "§2.5" beside it cites another document and stays unresolved, while
+// plain unnumbered headings still answer to their counted numbers.
+func TestSeriesHeadingsTakeNoOutlineNumber(t *testing.T) {
+	d := parse(t, "# Roadmap\n\n## 1. Scope\n\nPer §2.5 of the spec; see §3.1.\n\n## 2. Plan\n\n### Phase 1: Models\n\n### Phase 2: Parser\n\n### Phase 3: Gate\n\n### Phase 4: CLI\n\n### Phase 5: Release\n\n## 3. Risks\n\n### Parser drift\n")
+	got := map[string]bool{}
+	for _, r := range Check(d).Refs {
+		got[r.Target] = r.Resolved
+	}
+	assert.Equal(t, map[string]bool{"2.5": false, "3.1": true}, got)
+}

@@ -118,6 +118,10 @@ type Index struct {
 	deliverables map[string]int
 }
 
+// seriesHeadingRE matches a heading that opens with an item of a numbered
+// series: "Phase 5: Certification", "Step 3 — Parse", "OV-2: …".
+var seriesHeadingRE = regexp.MustCompile(`^[A-Za-z][A-Za-z]*[ -]?\d+(?:\.\d+)*\b`)
+
 // NewIndex collects the section numbers, titles, anchors and milestone and
 // deliverable ids d defines (see the package documentation).
 func NewIndex(d *diff.Document) *Index {
@@ -184,7 +188,12 @@ func NewIndex(d *diff.Document) *Index {
 			} else {
 				eff[i] = "1"
 			}
-			setOnce(x.numbers, eff[i], i)
+			// A heading numbered in its own series ("Phase 5: …", "Step
+			// 3 — …") is called by that name; a "§2.5" in its document
+			// cites some other document's outline.
+			if !seriesHeadingRE.MatchString(s.Title) {
+				setOnce(x.numbers, eff[i], i)
+			}
 		}
 		lastChild[s.Parent] = i
 	}
