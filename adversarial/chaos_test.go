@@ -61,7 +61,7 @@ func TestChaos(t *testing.T) {
 	var c chaosCounts
 	for _, cc := range cases {
 		res, _, err := cc.run(t, -1, nil)
-		require.NoError(t, err, cc.name)
+		requireRunOutcome(t, res, err, cc.name)
 		cc.baseline = res.Status
 		t.Logf("chaos: case %s: fault-free status %s", cc.name, res.Status)
 		if res.Status == StatusFailed {
@@ -117,7 +117,7 @@ func (c *chaosCounts) check(t *testing.T, cc *chaosCase, seed int64, leakOpts []
 		var err error
 		var inj *providertest.Injector
 		alone, sink, err = cc.run(t, seed, &inj)
-		if err != nil {
+		if err = runOutcomeErr(alone, err); err != nil {
 			t.Errorf("%s seed %d: %v", cc.name, seed, err)
 			return
 		}
@@ -165,7 +165,7 @@ func (c *chaosCounts) check(t *testing.T, cc *chaosCase, seed int64, leakOpts []
 	for k := range again {
 		wg.Go(func() {
 			res, _, err := cc.runOn(t, r, seed, nil)
-			if err == nil {
+			if runOutcomeErr(res, err) == nil {
 				again[k] = res
 			}
 		})

@@ -73,7 +73,7 @@ func TestSeamReplyStyles(t *testing.T) {
 				sink := NewMemorySink()
 				in.Sink = sink
 				res, err := seam.cc.runner(t).Run(ctx, in)
-				require.NoError(t, err)
+				requireRunOutcome(t, res, err)
 				assert.Empty(t, namedButMissing(res, sink))
 				same := sameArtifacts(clean, res) && res.Status == clean.Status && slices.Equal(res.Warnings, clean.Warnings)
 				var said []string
@@ -149,7 +149,7 @@ func TestSeededMessyMix(t *testing.T) {
 		mw := providertest.Messy(providertest.MessyOptions{Mix: mix, Seed: seed, EveryAttempt: true})
 		ctx := context.WithValue(context.Background(), injectorKey{}, mw)
 		res, err := cc.runner(t).Run(ctx, cc.in)
-		require.NoError(t, err)
+		requireRunOutcome(t, res, err)
 		calls += res.Usage.Calls
 		runs++
 		if sameArtifacts(clean, res) {

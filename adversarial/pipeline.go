@@ -17,8 +17,10 @@ import (
 // Run returns an error, and no result, when the input is invalid (the
 // seed's mode, count and file errors). Every other outcome is a *Result:
 // status success, partial, or failed with the stage that failed — a failed
-// run still carries every artifact finished before it. When ctx ends, Run
-// returns what it finished together with an error matching ctx.Err().
+// run still carries every artifact finished before it, and comes with a
+// [*RunError] whose cause matches what went wrong (errors.Is/As). When ctx
+// ends, Run returns what it finished together with an error matching
+// ctx.Err().
 // Implementations must be safe for concurrent use by separate runs.
 type Pipeline interface {
 	Run(ctx context.Context, in Input) (*Result, error)

@@ -197,7 +197,9 @@ func TestErrorMatrixMergeFailure(t *testing.T) {
 		return nil, errors.New("merge executor crashed")
 	})
 	res, err := newPipeline(WithMerger(broken)).Run(context.Background(), Input{Compare: sampleDrafts(t)})
-	require.NoError(t, err, "a failed merge is a result, not an error")
+	var re *RunError
+	require.ErrorAs(t, err, &re, "a failed merge is a result and a *RunError")
+	assert.ErrorContains(t, err, "merge executor crashed")
 	assert.Equal(t, StatusFailed, res.Status)
 	assert.Equal(t, StageMerge, res.FailureStage)
 	for _, name := range []string{DiffAnalysisFile, DebateTranscriptFile, BaseSelectionFile, RefactorPlanFile, ReturnContractFile} {
@@ -220,7 +222,8 @@ func TestErrorMatrixSingleVariantRemaining(t *testing.T) {
 	})
 	res, err := newPipeline(WithGenerator(gen)).Run(context.Background(),
 		Input{Source: src, Generate: "spec", Agents: "opus:architect,sonnet:security,haiku"})
-	require.NoError(t, err)
+	requireRunOutcome(t, res, err)
+	assert.ErrorIs(t, err, diff.ErrTooFewVariants)
 	assert.Equal(t, StatusFailed, res.Status)
 	assert.Equal(t, StageGenerate, res.FailureStage)
 	assert.Contains(t, res.Warnings, "Adversarial comparison requires minimum 2 variants")

@@ -83,13 +83,16 @@ func TestARunThatFailsBeforeScoringStopsThePreparation(t *testing.T) {
 		close(stopped)
 		return ctx.Err()
 	}}
+	down := errors.New("advocate down")
 	failing := func(debate.AgentSpec) debate.Advocate {
 		return debate.AdvocateFunc(func(context.Context, debate.Turn) (debate.Statement, error) {
-			return debate.Statement{}, errors.New("advocate down")
+			return debate.Statement{}, down
 		})
 	}
 	res, err := newPipeline(WithScorer(sc), WithAdvocates(failing)).Run(context.Background(), Input{Compare: sampleDrafts(t)})
-	require.NoError(t, err)
+	requireRunOutcome(t, res, err)
+	assert.ErrorIs(t, err, debate.ErrTooFewAdvocates)
+	assert.ErrorIs(t, err, down, "the advocates' own errors are reachable")
 	assert.Equal(t, StatusFailed, res.Status)
 	select {
 	case <-stopped:

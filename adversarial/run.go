@@ -40,6 +40,7 @@ type run struct {
 	prep   *preparing      // step 3's work started during step 2
 
 	failed bool
+	cause  error // why the run failed, for Run's error
 }
 
 // execute runs the steps, stopping at the first that fails.
@@ -66,6 +67,9 @@ func (x *run) execute(ctx context.Context) {
 // fail marks the run failed at stage with a warning.
 func (x *run) fail(stage string, err error) {
 	x.failed = true
+	if x.cause == nil {
+		x.cause = err
+	}
 	x.res.Status = StatusFailed
 	if x.res.FailureStage == "" {
 		x.res.FailureStage = stage

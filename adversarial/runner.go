@@ -203,6 +203,9 @@ func (r *Runner) Run(ctx context.Context, in Input) (*Result, error) {
 	if err := ctx.Err(); err != nil {
 		return x.res, fmt.Errorf("adversarial: run cut short: %w", err)
 	}
+	if x.failed && x.cause != nil {
+		return x.res, &RunError{Stage: x.res.FailureStage, Err: x.cause}
+	}
 	return x.res, nil
 }
 

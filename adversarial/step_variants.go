@@ -265,9 +265,9 @@ func (x *run) generate(ctx context.Context) error {
 	}
 	switch len(drafts) {
 	case 0:
-		return errors.New("no agent generated a variant")
+		return fmt.Errorf("%w: no agent generated a variant: %w", diff.ErrTooFewVariants, errors.Join(errs...))
 	case 1:
-		x.single(drafts[0])
+		x.single(drafts[0], errors.Join(errs...))
 		return nil
 	}
 	x.specs = specs
@@ -360,8 +360,9 @@ func (x *run) adoptGenerated(ctx context.Context, drafts []Draft) error {
 
 // single ends the run with one surviving variant, returned as it is —
 // and written, as the merged output the contract names.
-func (x *run) single(d Draft) {
+func (x *run) single(d Draft, causes error) {
 	x.fail(StageGenerate, nil)
+	x.cause = fmt.Errorf("%w: one agent generated a variant: %w", diff.ErrTooFewVariants, causes)
 	x.warn("Adversarial comparison requires minimum 2 variants")
 	x.res.MergedOutput = string(d.Content)
 	if spec, err := debate.ParseAgentSpec(d.Agent); err == nil {

@@ -132,6 +132,9 @@ type debate struct {
 	res    *Result
 	rounds int // the depth's maximum
 	memo   *memo
+	// dropped holds the last error of each advocate dropped after its
+	// retry, so a debate that runs out of advocates says why.
+	dropped []error
 }
 
 func newDebate(in Input, cfg config) (*debate, error) {
@@ -386,6 +389,9 @@ func (d *debate) record(round *Round, i int, o outcome) {
 		round.Statements = append(round.Statements, o.st)
 	case o.fatal == nil:
 		d.active[i] = false
+		if len(o.failures) > 0 {
+			d.dropped = append(d.dropped, fmt.Errorf("advocate for Variant %s: %w", v.Label, o.failures[len(o.failures)-1]))
+		}
 		d.cfg.logger.Warn(fmt.Sprintf("Advocate for Variant %s failed after a retry; proceeding with %d advocates", v.Label, d.activeCount()),
 			"round", round.Number)
 	}
@@ -479,7 +485,11 @@ func (d *debate) abort(r int, cause error) error {
 	}
 	d.cfg.logger.Warn(res.Stop.Log)
 	d.finish()
-	return &Error{Result: res, Err: cause}
+	e := &Error{Result: res, Err: cause}
+	if errors.Is(cause, ErrTooFewAdvocates) {
+		e.Causes = slices.Clone(d.dropped)
+	}
+	return e
 }
 
 // finish fills in the scoring matrix, the final agreement and the usage.

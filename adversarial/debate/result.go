@@ -361,10 +361,13 @@ var ErrTooFewAdvocates = errors.New("Debate aborted: fewer than 2 advocates rema
 // remained (Err is [ErrTooFewAdvocates]) or the context ended (Err wraps
 // ctx.Err()). Result holds everything completed so far — rounds,
 // statements, failures — with Stop.Reason StopAborted; its Markdown renders
-// the partial transcript.
+// the partial transcript. Causes are the errors of the advocates that
+// were dropped, so errors.Is and errors.As reach them through the Error
+// (a provider.ErrAuth behind every failed advocate, say).
 type Error struct {
 	Result *Result
 	Err    error
+	Causes []error
 }
 
 func (e *Error) Error() string {
@@ -374,7 +377,8 @@ func (e *Error) Error() string {
 	return "adversarial: debate interrupted: " + e.Err.Error()
 }
 
-func (e *Error) Unwrap() error { return e.Err }
+// Unwrap returns Err and the Causes.
+func (e *Error) Unwrap() []error { return append([]error{e.Err}, e.Causes...) }
 
 // percent formats a fraction as a whole percentage, rounded down so that a
 // value under a threshold never prints as reaching it.
