@@ -139,6 +139,11 @@ func approach(d *Document, st sectionText) (string, Evidence, bool) {
 	if pick == nil {
 		return "", Evidence{}, false
 	}
+	if pick.Kind == TableRow {
+		if s, ok := labelledRow(st.blocks, pick); ok {
+			return s, Evidence{Line: pick.Line, Quote: strings.TrimSpace(d.Text(pick.Span))}, true
+		}
+	}
 	sents := sentences(*pick)
 	if len(sents) == 0 {
 		return "", Evidence{}, false
@@ -146,6 +151,44 @@ func approach(d *Document, st sectionText) (string, Evidence, bool) {
 	s := sents[0]
 	quote := quoteFor(s, d.Text(pick.Span))
 	return s, Evidence{Line: pick.Line, Quote: quote}, true
+}
+
+// labelledRow renders a table row with its column headers, so a reader
+// of one row out of its table still knows which value is which: "Risk:
+// Kafka hot spots; Likelihood: Medium; Impact: High". The header is the
+// nearest header row above the row among blocks; empty cells are left out.
+func labelledRow(blocks []Block, row *Block) (string, bool) {
+	var header []string
+	for i := range blocks {
+		b := &blocks[i]
+		if b == row {
+			break
+		}
+		switch {
+		case b.Kind != TableRow:
+			header = nil
+		case b.Header:
+			header = b.Cells
+		}
+	}
+	if len(header) != len(row.Cells) {
+		return "", false
+	}
+	var parts []string
+	for i, c := range row.Cells {
+		c, h := strings.TrimSpace(c), strings.TrimSpace(header[i])
+		switch {
+		case c == "":
+		case h == "":
+			parts = append(parts, c)
+		default:
+			parts = append(parts, h+": "+c)
+		}
+	}
+	if len(parts) == 0 {
+		return "", false
+	}
+	return strings.Join(parts, "; "), true
 }
 
 // commits reports whether text commits to something: a modal verb, a
