@@ -47,6 +47,7 @@ func (x *run) planConflicts(a *diff.Analysis, d *debate.Result, base int) (confl
 	// The winner of a field disagreement, by the contradiction point it
 	// stands for: the point's other statements follow it.
 	decided := map[string]merge.ResolvedConflict{}
+	contradictions := a.ByCategory(diff.CategoryContradiction)
 	for _, f := range a.Fields {
 		k := merge.ResolvedConflict{Subject: f.Item + " / " + f.Field}
 		var lines []diff.Evidence
@@ -59,7 +60,7 @@ func (x *run) planConflicts(a *diff.Analysis, d *debate.Result, base int) (confl
 				keys[label(v.Variant)] = valueKey(v.Value)
 			}
 		}
-		p, stands := pointAt(a, lines)
+		p, stands := pointAt(contradictions, lines)
 		if stands {
 			k.Point = p.ID
 		}
@@ -123,8 +124,8 @@ func (x *run) planConflicts(a *diff.Analysis, d *debate.Result, base int) (confl
 
 // pointAt returns the contradiction point whose evidence includes every
 // given line.
-func pointAt(a *diff.Analysis, lines []diff.Evidence) (diff.Point, bool) {
-	for _, p := range a.ByCategory(diff.CategoryContradiction) {
+func pointAt(contradictions []diff.Point, lines []diff.Evidence) (diff.Point, bool) {
+	for _, p := range contradictions {
 		all := true
 		for _, l := range lines {
 			found := false

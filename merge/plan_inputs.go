@@ -141,12 +141,13 @@ func resolveConflicts(in PlanInput, changes []Change) ([]Rejection, []Amendment)
 				continue
 			}
 			var edited, removed []string
+			pattern := wholeWordsOnce()
 			for i := range changes {
 				c := &changes[i]
 				if c.Source.Variant.Label != lose.Variant {
 					continue
 				}
-				if text, ok := stateWinner(c.Source.Text, lose, *win); ok {
+				if text, ok := stateWinnerWith(c.Source.Text, lose, *win, pattern); ok {
 					c.Source.Text = text
 					if lose.Value == lose.Text && !strings.Contains(text, win.Text) {
 						removed = append(removed, fmt.Sprintf("#%d", c.Number))
@@ -183,6 +184,26 @@ func resolveConflicts(in PlanInput, changes []Change) ([]Rejection, []Amendment)
 // stands as a whole word. ok is false when text does not state the
 // losing value.
 func stateWinner(text string, lose, win ConflictValue) (string, bool) {
+	return stateWinnerWith(text, lose, win, wholeWord)
+}
+
+// wholeWordsOnce returns wholeWord with its patterns compiled once per
+// value: a losing value is tried against every change of its variant, and
+// compiling the pattern is most of that cost.
+func wholeWordsOnce() func(string) *regexp.Regexp {
+	var value string
+	var re *regexp.Regexp
+	return func(v string) *regexp.Regexp {
+		if re == nil || v != value {
+			value, re = v, wholeWord(v)
+		}
+		return re
+	}
+}
+
+// stateWinnerWith is stateWinner with the whole-word pattern of a value
+// supplied by pattern.
+func stateWinnerWith(text string, lose, win ConflictValue, pattern func(string) *regexp.Regexp) (string, bool) {
 	if lose.Text != "" && lose.Value == lose.Text {
 		return restate(text, lose.Text, win.Text)
 	}
@@ -202,7 +223,7 @@ func stateWinner(text string, lose, win ConflictValue) (string, bool) {
 	if !strings.Contains(text, lose.Value) {
 		return text, false // cheap test first: compiling the pattern is not
 	}
-	re := wholeWord(lose.Value)
+	re := pattern(lose.Value)
 	if !re.MatchString(text) {
 		return text, false
 	}
