@@ -63,3 +63,41 @@ func TestRunErrorMatchesTheCause(t *testing.T) {
 		})
 	}
 }
+
+func TestValidateFindsMisconfigurationBeforeRun(t *testing.T) {
+	reg := provider.NewRegistry()
+	require.NoError(t, reg.Register("opus", providertest.NewFake()))
+	tests := []struct {
+		name string
+		opts []Option
+		is   []error // nil: valid
+		msg  string
+	}{
+		{"offline default", nil, nil, ""},
+		{"models without a registry", []Option{WithModelJudge("gpt"), WithModelAdvocates()}, []error{ErrNoRegistry},
+			`model advocates, WithModelJudge("gpt")`},
+		{"a judge the registry does not know", []Option{WithRegistry(reg), WithModelJudge("gpt")}, []error{ErrInvalidConfig},
+			`the registry has no model "gpt" (it has opus)`},
+		{"a default agent that does not parse", []Option{WithDefaultAgent("opus:architect:unterminated \"")}, []error{ErrInvalidConfig}, "WithDefaultAgent"},
+		{"a default agent of an unknown model", []Option{WithRegistry(reg), WithModelAdvocates(), WithDefaultAgent("haiku")}, []error{ErrInvalidConfig},
+			`the registry has no model "haiku"`},
+		{"models the registry knows", []Option{WithRegistry(reg), WithModelAdvocates(), WithDefaultAgent("opus"), WithModelJudge("opus")}, nil, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := New(tt.opts...)
+			err := r.Validate()
+			if tt.is == nil {
+				require.NoError(t, err)
+				return
+			}
+			for _, want := range tt.is {
+				assert.ErrorIs(t, err, want)
+			}
+			assert.ErrorContains(t, err, tt.msg)
+			res, runErr := r.Run(context.Background(), Input{Compare: sampleDrafts(t)})
+			assert.Nil(t, res, "an invalid configuration runs nothing")
+			assert.Equal(t, err.Error(), runErr.Error())
+		})
+	}
+}

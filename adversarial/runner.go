@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/crucible-go/crucible/adversarial/debate"
@@ -190,6 +192,51 @@ func New(opts ...Option) *Runner {
 // ErrNoRegistry reports a model-backed collaborator configured without
 // the provider registry it needs.
 var ErrNoRegistry = errors.New("model-backed collaborators need a provider registry (adversarial.WithRegistry)")
+
+// ErrInvalidConfig is matched by every error [Runner.Validate] returns
+// for a setting that cannot work: a model the registry does not know, an
+// agent spec that does not parse.
+var ErrInvalidConfig = errors.New("invalid pipeline configuration")
+
+// Validate reports a configuration that cannot run, before any input is
+// given: model-backed collaborators without a registry ([ErrNoRegistry]),
+// models the registry does not know and a default agent that does not
+// parse ([ErrInvalidConfig]). Run calls it first, so a host that builds a
+// Runner at start-up can call it there and fail early; a nil error means
+// every configured collaborator can be built.
+func (r *Runner) Validate() error {
+	var errs []error
+	var models []string
+	if r.modelAdvocates {
+		models = append(models, "model advocates")
+	}
+	for _, m := range []struct{ option, model string }{
+		{"WithModelJudge", r.judgeModel}, {"WithModelMerger", r.mergerModel}, {"WithModelDetector", r.detectorModel},
+	} {
+		if m.model == "" {
+			continue
+		}
+		models = append(models, m.option+"("+strconv.Quote(m.model)+")")
+		if r.registry != nil && !r.registry.Has(m.model) {
+			errs = append(errs, fmt.Errorf("%w: %s: the registry has no model %q (it has %s)",
+				ErrInvalidConfig, m.option, m.model, strings.Join(r.registry.Names(), ", ")))
+		}
+	}
+	if len(models) > 0 && r.registry == nil {
+		errs = append(errs, fmt.Errorf("%w: %s", ErrNoRegistry, strings.Join(models, ", ")))
+	}
+	if r.defaultAgent != "" {
+		spec, err := debate.ParseAgentSpec(r.defaultAgent)
+		switch {
+		case err != nil:
+			errs = append(errs, fmt.Errorf("%w: WithDefaultAgent(%q): %w", ErrInvalidConfig, r.defaultAgent, err))
+		case r.modelAdvocates && r.registry != nil && r.defaultAgent != "heuristic" && !r.registry.Has(spec.Model):
+			errs = append(errs, fmt.Errorf("%w: WithDefaultAgent(%q): the registry has no model %q",
+				ErrInvalidConfig, r.defaultAgent, spec.Model))
+		}
+	}
+	return errors.Join(errs...)
+}
 
 // Run implements [Pipeline].
 func (r *Runner) Run(ctx context.Context, in Input) (*Result, error) {

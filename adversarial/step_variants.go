@@ -26,6 +26,9 @@ func (r *Runner) prepare(ctx context.Context, in Input) (*run, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	if err := r.Validate(); err != nil {
+		return nil, err
+	}
 	mode, err := in.Mode()
 	if err != nil {
 		return nil, err
@@ -62,10 +65,6 @@ func (r *Runner) prepare(ctx context.Context, in Input) (*run, error) {
 	x.res.ArtifactsDir = path.Join(x.outDir, ArtifactsDir)
 	x.res.MergedOutputPath = path.Join(x.outDir, x.mergedName)
 
-	needModels := r.modelAdvocates || r.judgeModel != "" || r.mergerModel != "" || r.detectorModel != ""
-	if needModels && r.registry == nil {
-		return nil, ErrNoRegistry
-	}
 	if r.registry != nil {
 		x.meter = provider.NewMeter()
 		x.reasoning = newReasoning(x.depth)
