@@ -22,6 +22,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 
@@ -41,6 +42,17 @@ func TestDebateEval(t *testing.T) {
 		res, err := newPipeline().Run(context.Background(), Input{Compare: set.drafts})
 		if err != nil {
 			t.Fatalf("%s: %v", set.name, err)
+		}
+		if dir := os.Getenv("CRUCIBLE_EVAL_DUMP"); dir != "" {
+			for _, art := range res.Artifacts {
+				p := filepath.Join(dir, set.name, art.Name)
+				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(p, art.Content, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
 		}
 		d, a := res.Steps.Debate, res.Steps.Analysis
 		if d == nil || a == nil {
@@ -72,8 +84,12 @@ func TestDebateEval(t *testing.T) {
 
 		setPoints, setReal := 0, 0
 		covered := make([]bool, len(fieldLines))
+		contested := map[string]bool{}
+		for _, id := range d.ContestedPoints {
+			contested[id] = true
+		}
 		for _, p := range a.Points {
-			if p.Category != diff.CategoryContent && p.Category != diff.CategoryContradiction {
+			if !contested[p.ID] || p.Category != diff.CategoryContent && p.Category != diff.CategoryContradiction {
 				continue
 			}
 			setPoints++
@@ -87,9 +103,12 @@ func TestDebateEval(t *testing.T) {
 			}
 		}
 		setFound := 0
-		for _, c := range covered {
+		for i, c := range covered {
 			if c {
 				setFound++
+			} else if debug {
+				f := set.truth.FieldDisagreements[i]
+				t.Logf("    %s %s / %s: no contested point", f.ID, f.Item, f.Field)
 			}
 		}
 		t.Logf("%-36s convergence %3.0f%% contested (%d of %d), %3.0f%% all points; points on labelled disagreements %s; field disagreements debated %s",

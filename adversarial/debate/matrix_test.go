@@ -42,7 +42,7 @@ func matrixFor(t *testing.T, rounds ...Round) Decision {
 	}
 	for _, r := range rounds {
 		r.Tallies = tallyRound(a.Points, labels[:n], r.Statements)
-		r.Consensus = consensus(r.Tallies)
+		r.Consensus = consensus(r.Tallies, res.contestedSet())
 		res.Rounds = append(res.Rounds, r)
 	}
 	ds := decide(a, res, false)
