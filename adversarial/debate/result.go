@@ -328,6 +328,20 @@ func (r *Result) UnresolvedConflicts() []string {
 	return out
 }
 
+// Outcome states in one sentence, with the transcript's figures, how the
+// debate ended: its convergence over the contested points and over all
+// points, the status against the threshold, and the conflicts left open
+// (those the return contract lists). Reports that quote it agree with the
+// transcript by construction.
+func (r *Result) Outcome() string {
+	s := fmt.Sprintf("convergence %s of contested points (%s of all points), %s at the %s threshold",
+		percent(r.Convergence), percent(r.Overall), r.Status, thresholdPercent(r.Threshold))
+	if open := r.UnresolvedConflicts(); len(open) > 0 {
+		return s + "; unresolved conflicts: " + strings.Join(open, ", ")
+	}
+	return s + "; no unresolved conflicts"
+}
+
 // Decision returns the scoring matrix entry for a point.
 func (r *Result) Decision(point string) (Decision, bool) {
 	for _, d := range r.Decisions {
