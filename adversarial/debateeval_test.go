@@ -5,21 +5,26 @@ package adversarial
 //
 //   - convergence over the contested points (the figure the threshold
 //     uses) beside the convergence over all points;
-//   - point precision: the share of content and contradiction points that
-//     concern a labelled disagreement (a contradiction or a field
-//     disagreement of the truth lies in the point's evidence or in one of
-//     the sections it compares) — the rest argue over items the variants
-//     agree on;
+//   - point precision: the share of the debate's contested content and
+//     contradiction points that concern a labelled disagreement (a
+//     contradiction or a field disagreement of the truth lies in the
+//     point's evidence or in one of the sections it compares) — the rest
+//     argue over items the variants agree on;
 //   - field recall: the share of labelled field disagreements some
-//     content or contradiction point concerns.
+//     contested content or contradiction point concerns.
 //
 //	go test ./adversarial -run TestDebateEval -v
+//	CRUCIBLE_EVAL_DEBUG=1 …   # the points on no labelled disagreement, the fields no point reaches
+//	CRUCIBLE_EVAL_DUMP=/tmp/eval …   # every set's artifacts, to read them as a reader would
 //
-// The figures are reported, not enforced: they measure the diff's choice
-// of points as much as the debate, and change with both.
+// The targets are 0.9 for both. The test fails only when a total falls
+// below the floors in testdata/eval/debate-floors.json (a ratchet: raise
+// them as the choice of points improves). The figures measure the diff's
+// points as much as the debate's choice among them.
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -117,6 +122,30 @@ func TestDebateEval(t *testing.T) {
 		points, real, fields, found = points+setPoints, real+setReal, fields+len(fieldLines), found+setFound
 	}
 	t.Logf("%-36s points on labelled disagreements %s; field disagreements debated %s", "TOTAL", ratio(real, points), ratio(found, fields))
+
+	raw, err := os.ReadFile(filepath.Join("testdata", "eval", "debate-floors.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var floor struct {
+		Points float64 `json:"points_on_labelled_disagreements"`
+		Fields float64 `json:"field_disagreements_debated"`
+	}
+	if err := json.Unmarshal(raw, &floor); err != nil {
+		t.Fatal(err)
+	}
+	share := func(n, d int) float64 {
+		if d == 0 {
+			return 1
+		}
+		return float64(n) / float64(d)
+	}
+	if got := share(real, points); got < floor.Points {
+		t.Errorf("points on labelled disagreements: %.3f, below the floor %.2f", got, floor.Points)
+	}
+	if got := share(found, fields); got < floor.Fields {
+		t.Errorf("field disagreements debated: %.3f, below the floor %.2f", got, floor.Fields)
+	}
 }
 
 // concerns reports whether point p is about one of the labelled lines:
