@@ -18,29 +18,31 @@ import (
 //   - A contradiction is contested: its claims cannot all hold.
 //   - A unique contribution is not: one variant adds something the others
 //     say nothing about.
-//   - A content point is contested only when two or more of the debated
-//     variants take positions on it: they give different values for one
-//     labelled field in the sections it compares, their claims there
-//     contradict each other, or each prescribes something in the section's
-//     own text (what must or should be done, which technology to use) —
-//     different prescriptions for one topic are competing positions even
-//     where no detector names the conflict. A topic the variants describe
-//     in other words, at another length or level of detail, under
-//     different labels (one reviews a step's safety, another its
-//     dependencies), or that only one of them covers with text of its own
-//     (the others have none, or only in subsections) is a difference of
-//     coverage, not a conflict: there is nothing for the advocates to
-//     settle, only a treatment to prefer.
+//   - A content point is contested when two or more of the debated
+//     variants take positions on it: they give one labelled field
+//     different values in the sections it compares, or their claims there
+//     contradict each other; or, failing a detected conflict, their own
+//     texts under headings on one subject differ, answer the same
+//     question (texts of labelled lines share a label), and either
+//     describe different things altogether (almost no words in common) or
+//     each commits to something — what must or should be done, a
+//     technology, a measured value. A topic the variants state in other
+//     words, at another length or level of detail, under different labels
+//     (one reviews a step's safety, another its dependencies), without
+//     committing to anything, or that only one of them covers with text
+//     of its own (the others have none, or only in subsections) is a
+//     difference of coverage, not a conflict: there is nothing for the
+//     advocates to settle, only a treatment to prefer.
 
 // contestedPoints returns the ids of the contested points among points,
 // in their order, judged on the debated variants only (a variant left out
 // of an elimination round takes no position in it).
 func contestedPoints(in Input, points []diff.Point) []string {
 	a := in.Analysis
-	docs := make([]*diff.Document, len(a.Variants)) // by analysis index; nil when not debated
+	views := make([]*docView, len(a.Variants)) // by analysis index; nil when not debated
 	for _, v := range in.Variants {
 		if i := variantIndex(a, v.Label); i >= 0 {
-			docs[i] = v.Doc
+			views[i] = newDocView(v.Doc, i)
 		}
 	}
 	var conflicts []diff.Point
@@ -55,7 +57,7 @@ func contestedPoints(in Input, points []diff.Point) []string {
 		case diff.CategoryUnique:
 			continue
 		case diff.CategoryContent:
-			if !opposed(a, docs, p, conflicts) {
+			if !opposed(a, views, p, conflicts) {
 				continue
 			}
 		}
@@ -64,18 +66,44 @@ func contestedPoints(in Input, points []diff.Point) []string {
 	return out
 }
 
-// opposed reports whether two or more debated variants take positions
-// inside the sections content point p compares: different values of one
-// labelled field, the claims of one contradiction, or prescriptions of
-// their own.
-func opposed(a *diff.Analysis, docs []*diff.Document, p diff.Point, conflicts []diff.Point) bool {
-	// in reports whether variant v's line or section lies in the section
-	// p compares for it, or below it.
-	inSection := func(v, section int) bool {
-		if v < 0 || v >= len(docs) || docs[v] == nil || v >= len(p.Positions) {
-			return false
+// docView is what the rule reads of one debated variant, gathered once:
+// its labelled fields by section and the sections whose own text commits
+// to something.
+type docView struct {
+	doc     *diff.Document
+	fields  map[int][]diff.Field
+	commits map[int]bool // a prescription, a technology or a measured value of the section's own
+}
+
+func newDocView(d *diff.Document, v int) *docView {
+	dv := &docView{doc: d, fields: map[int][]diff.Field{}, commits: map[int]bool{}}
+	for _, f := range diff.ExtractFields(d, v) {
+		dv.fields[f.Section] = append(dv.fields[f.Section], f)
+	}
+	for _, c := range diff.ExtractClaims(d, v) {
+		if c.Type == diff.Requirement || c.Choice != nil || len(c.Quantities) > 0 {
+			dv.commits[c.Section] = true
 		}
-		return under(docs[v], section, p.Positions[v].Section)
+	}
+	return dv
+}
+
+// opposed reports whether two or more debated variants take positions on
+// content point p (see the rule above).
+func opposed(a *diff.Analysis, views []*docView, p diff.Point, conflicts []diff.Point) bool {
+	// view returns variant v's view and the section p compares of it,
+	// when v is debated and p compares one.
+	view := func(v int) (*docView, int, bool) {
+		if v < 0 || v >= len(views) || views[v] == nil || v >= len(p.Positions) || p.Positions[v].Section < 0 {
+			return nil, -1, false
+		}
+		return views[v], p.Positions[v].Section, true
+	}
+	// inSection reports whether section s of variant v lies in the
+	// section p compares for it, or below it.
+	inSection := func(v, s int) bool {
+		dv, top, ok := view(v)
+		return ok && under(dv.doc, s, top)
 	}
 	for _, f := range a.Fields {
 		var vals []diff.FieldValue
@@ -91,7 +119,7 @@ func opposed(a *diff.Analysis, docs []*diff.Document, p diff.Point, conflicts []
 	for _, x := range conflicts {
 		seen := map[int]bool{}
 		for _, e := range x.Evidence {
-			if e.Variant >= 0 && e.Variant < len(docs) && docs[e.Variant] != nil && inSection(e.Variant, sectionOfLine(docs[e.Variant], e.Line)) {
+			if dv, _, ok := view(e.Variant); ok && inSection(e.Variant, sectionOfLine(dv.doc, e.Line)) {
 				seen[e.Variant] = true
 			}
 		}
@@ -99,32 +127,38 @@ func opposed(a *diff.Analysis, docs []*diff.Document, p diff.Point, conflicts []
 			return true
 		}
 	}
-	if ownFieldsDiffer(docs, p) {
+	if ownFieldsDiffer(views, p) {
 		return true
 	}
-	// Otherwise the variants' own texts must state something, differ, and
-	// answer the same question.
+	// Failing a detected conflict, the variants' own texts must state
+	// something, differ and answer the same question.
 	var texts []ownText
-	for v, pos := range p.Positions {
-		if v < len(docs) && docs[v] != nil && pos.Section >= 0 {
-			if t := ownTextOf(docs[v], v, pos.Section); len(t.words) > 0 {
-				texts = append(texts, t)
+	committing := 0
+	for v := range p.Positions {
+		dv, s, ok := view(v)
+		if !ok {
+			continue
+		}
+		if t := ownTextOf(dv, s); len(t.words) > 0 {
+			texts = append(texts, t)
+			if dv.commits[s] {
+				committing++
 			}
 		}
 	}
 	if len(texts) < 2 {
 		return false // one variant's text: coverage, not a position
 	}
-	if !sameSubject(docs, p) {
+	if !sameSubject(views, p) {
 		return false
 	}
 	differ, shareLabels, apart := false, false, false
-	for i, a := range texts {
-		for _, b := range texts[i+1:] {
-			d := a.words.Dice(b.words)
+	for i, x := range texts {
+		for _, y := range texts[i+1:] {
+			d := x.words.Dice(y.words)
 			differ = differ || d < sameWording
 			apart = apart || d < otherApproach
-			shareLabels = shareLabels || len(a.labels) == 0 || len(b.labels) == 0 || a.sharesLabel(b)
+			shareLabels = shareLabels || len(x.labels) == 0 || len(y.labels) == 0 || x.sharesLabel(y)
 		}
 	}
 	// Texts made of labelled lines that share no label answer different
@@ -132,28 +166,7 @@ func opposed(a *diff.Analysis, docs []*diff.Document, p diff.Point, conflicts []
 	if !differ || !shareLabels {
 		return false
 	}
-	if apart {
-		return true
-	}
-	committing := 0
-	for v, pos := range p.Positions {
-		if v < len(docs) && docs[v] != nil && pos.Section >= 0 && commits(docs[v], v, pos.Section) {
-			committing++
-		}
-	}
-	return committing >= 2
-}
-
-// commits reports whether the text directly under section s (not its
-// subsections, which are topics of their own) commits to something: what
-// must or should be done, a technology, a measured value.
-func commits(d *diff.Document, v, s int) bool {
-	for _, c := range diff.ExtractClaims(d, v) {
-		if c.Section == s && (c.Type == diff.Requirement || c.Choice != nil || len(c.Quantities) > 0) {
-			return true
-		}
-	}
-	return false
+	return apart || committing >= 2
 }
 
 // sameWording is the word overlap from which two texts say the same thing
@@ -183,7 +196,8 @@ func (t ownText) sharesLabel(o ownText) bool {
 
 // ownTextOf returns the text directly under section s, without its
 // subsections (topics of their own) and without code.
-func ownTextOf(d *diff.Document, v, s int) ownText {
+func ownTextOf(dv *docView, s int) ownText {
+	d := dv.doc
 	var b strings.Builder
 	for _, blk := range d.BlocksIn(d.Sections[s].Body()) {
 		if blk.Section == s && blk.Kind != diff.Code && !blk.Header {
@@ -192,8 +206,8 @@ func ownTextOf(d *diff.Document, v, s int) ownText {
 		}
 	}
 	t := ownText{words: words.NewSet(b.String())}
-	for _, f := range diff.ExtractFields(d, v) {
-		if f.Section == s && f.Form != diff.FormTable {
+	for _, f := range dv.fields[s] {
+		if f.Form != diff.FormTable {
 			if t.labels == nil {
 				t.labels = map[string]bool{}
 			}
@@ -209,15 +223,15 @@ func ownTextOf(d *diff.Document, v, s int) ownText {
 // "estimated_tokens: 500". The analysis's field disagreements are matched
 // across the documents by item; this catches those of the aligned
 // sections themselves, whatever their items are called.
-func ownFieldsDiffer(docs []*diff.Document, p diff.Point) bool {
+func ownFieldsDiffer(views []*docView, p diff.Point) bool {
 	values := map[string]map[int]string{} // field → variant → its first value
 	for v, pos := range p.Positions {
-		if v >= len(docs) || docs[v] == nil || pos.Section < 0 {
+		if v >= len(views) || views[v] == nil || pos.Section < 0 {
 			continue
 		}
-		for _, f := range diff.ExtractFields(docs[v], v) {
+		for _, f := range views[v].fields[pos.Section] {
 			val := normalValue(f.Value)
-			if f.Section != pos.Section || val == "" || len(strings.Fields(val)) > 3 {
+			if val == "" || len(strings.Fields(val)) > 3 {
 				continue
 			}
 			key := normalValue(f.Name)
@@ -310,11 +324,11 @@ func sameValues(vals []diff.FieldValue) bool {
 // a significant word: sections aligned by their content alone ("SY-5:
 // Context token reduction" beside "S3: KEEP -- primary") may discuss
 // different items, on which the variants cannot take opposing positions.
-func sameSubject(docs []*diff.Document, p diff.Point) bool {
+func sameSubject(views []*docView, p diff.Point) bool {
 	var titles []words.Set
 	for v, pos := range p.Positions {
-		if v < len(docs) && docs[v] != nil && pos.Section >= 0 {
-			titles = append(titles, words.NewSet(docs[v].Sections[pos.Section].Title))
+		if v < len(views) && views[v] != nil && pos.Section >= 0 {
+			titles = append(titles, words.NewSet(views[v].doc.Sections[pos.Section].Title))
 		}
 	}
 	for i, a := range titles {
