@@ -123,3 +123,15 @@ func TestContestedSetWithoutList(t *testing.T) {
 	r.ContestedPoints = []string{}
 	assert.Equal(t, []string{}, r.UnresolvedConflicts())
 }
+
+// Outcome says what the transcript's assessment and the return contract
+// say: both convergence figures, the status and the open conflicts only.
+func TestOutcomeNamesTheContestedFigures(t *testing.T) {
+	r := &Result{Threshold: 0.8, Status: NotConverged, ContestedPoints: []string{"S-001", "X-001"},
+		Unresolved: []string{"X-001", "C-002"}, Consensus: Consensus{Convergence: 0.5, Overall: 2.0 / 3}}
+	assert.Equal(t, "convergence 50% of contested points (66% of all points), NOT_CONVERGED at the 80% threshold; unresolved conflicts: X-001", r.Outcome())
+	r.Unresolved = []string{"C-002"}
+	assert.Equal(t, "convergence 50% of contested points (66% of all points), NOT_CONVERGED at the 80% threshold; no unresolved conflicts", r.Outcome())
+	assert.Contains(t, r.Markdown(), "- Uncontested points left open: C-002 (not conflicts)")
+	assert.Contains(t, r.Markdown(), "- Unresolved points: none")
+}
