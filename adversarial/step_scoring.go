@@ -65,7 +65,7 @@ func scoringDebate(d *debate.Result) *scoring.Debate {
 	if d == nil {
 		return nil
 	}
-	out := &scoring.Debate{}
+	out := &scoring.Debate{Outcome: d.Outcome()}
 	for _, dec := range d.Decisions {
 		if dec.Round == 0 && !dec.Resolved() {
 			continue // not debated

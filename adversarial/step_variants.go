@@ -256,7 +256,8 @@ func (x *run) generate(ctx context.Context) error {
 	var specs []debate.AgentSpec
 	for i, spec := range x.specs {
 		if errs[i] != nil {
-			x.warn(fmt.Sprintf("Agent %s failed to generate a variant (retried once): %v", spec, errs[i]))
+			// N-1 variants: the run completes with a warning, so partial.
+			x.partial(fmt.Sprintf("Agent %s failed to generate a variant (retried once): %v", spec, errs[i]))
 			continue
 		}
 		drafts = append(drafts, Draft{Name: spec.String(), Content: []byte(texts[i]), Agent: spec.String()})

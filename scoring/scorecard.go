@@ -20,8 +20,11 @@ type Scorecard struct {
 	// Debated is set when the debate produced outcomes; otherwise tiebreaker
 	// level 1 has nothing to compare and strengths come from unique
 	// contributions only.
-	Debated   bool      `json:"debated"`
-	Selection Selection `json:"selection"`
+	Debated bool `json:"debated"`
+	// DebateOutcome is the debate's statement of how it ended (see
+	// [Debate].Outcome), empty when there is none.
+	DebateOutcome string    `json:"debate_outcome,omitempty"`
+	Selection     Selection `json:"selection"`
 	// Warnings notes what a reader should know: verdicts downgraded for
 	// evidence not found, a suspended floor rule.
 	Warnings []string `json:"warnings,omitempty"`

@@ -161,6 +161,9 @@ func (s *HybridScorer) Score(ctx context.Context, in Input) (*Scorecard, error) 
 		return nil, err
 	}
 	card := &Scorecard{Rubric: s.rubric, Reference: ref, Bias: bias, Debated: in.Debate.held(), Warnings: warnings}
+	if in.Debate != nil {
+		card.DebateOutcome = in.Debate.Outcome
+	}
 	for i, v := range vs {
 		card.Variants = append(card.Variants, VariantScore{Label: v.Label, Agent: v.Spec(), Name: v.Doc.Name,
 			Quant: quant[i], Qual: qual[i], Final: 0.5*quant[i].Score + 0.5*qual[i].Score, Won: in.Debate.Won(v.Label),

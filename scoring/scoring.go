@@ -81,6 +81,11 @@ func (v Variant) Spec() string {
 type Debate struct {
 	// Points holds one outcome per debated diff point, in matrix order.
 	Points []PointOutcome `json:"points"`
+	// Outcome is the debate's own statement of how it ended — its
+	// convergence figures and the conflicts it left open — quoted in the
+	// selection rationale so that the report and the transcript say the
+	// same; empty when the host has none.
+	Outcome string `json:"outcome,omitempty"`
 }
 
 // PointOutcome is one row of the debate's scoring matrix.

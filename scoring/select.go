@@ -240,7 +240,11 @@ func (s *Scorecard) rationale(v *VariantScore) []string {
 	}
 	out = append(out, fmt.Sprintf("Rubric: %d/%d criteria met (%s).", v.Qual.Met, v.Qual.Total, strings.Join(dims, ", ")))
 	if s.Debated {
-		out = append(out, fmt.Sprintf("Debate: won %d diff %s.", v.Won, plural(v.Won, "point", "points")))
+		line := fmt.Sprintf("Debate: won %d diff %s", v.Won, plural(v.Won, "point", "points"))
+		if s.DebateOutcome != "" {
+			line += "; " + s.DebateOutcome
+		}
+		out = append(out, line+".")
 	} else {
 		out = append(out, "Debate: no debate outcomes were available, so no debate points counted.")
 	}

@@ -275,3 +275,15 @@ func TestInputValidation(t *testing.T) {
 		})
 	}
 }
+
+// The rationale quotes the debate's own statement of its outcome, so the
+// report says what the transcript and the return contract say.
+func TestRationaleQuotesTheDebateOutcome(t *testing.T) {
+	judge := scripted{"A": {"CMP-1", "CMP-2", "CMP-3", "CMP-4"}, "B": {"CMP-1"}}
+	d := won("A", 2, "B", 1)
+	d.Outcome = "convergence 66% of contested points (75% of all points), NOT_CONVERGED at the 80% threshold; unresolved conflicts: X-002"
+	card, err := New(WithJudge(judge)).Score(context.Background(), Input{Variants: twins(t), Debate: d})
+	require.NoError(t, err)
+	assert.Contains(t, card.Selection.Rationale, "Debate: won 2 diff points; "+d.Outcome+".")
+	assert.Contains(t, card.Markdown(), d.Outcome)
+}

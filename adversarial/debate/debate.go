@@ -200,6 +200,7 @@ func newDebate(in Input, cfg config) (*debate, error) {
 	if res.Points == nil {
 		res.Points = []string{}
 	}
+	res.ContestedPoints = contestedPoints(in, d.points)
 	return d, nil
 }
 
@@ -311,7 +312,7 @@ func (d *debate) closeRound() error {
 		return ErrTooFewAdvocates
 	}
 	round.Tallies = tallyRound(d.points, d.labels, round.Statements)
-	round.Consensus = consensus(round.Tallies)
+	round.Consensus = consensus(round.Tallies, d.res.contestedSet())
 	round.Complete = true
 	d.cfg.logger.Info("debate round", "round", round.Number, "statements", len(round.Statements),
 		"agreed", round.Agreed, "points", len(d.points), "contested_agreed", round.ContestedAgreed,

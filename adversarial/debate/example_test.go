@@ -113,10 +113,13 @@ func ExampleAdvocateFunc() {
 	for _, d := range res.Decisions {
 		fmt.Printf("%s %s: winner %q (%s)\n", d.Point, d.Title, d.Winner, d.Agreement)
 	}
-	fmt.Printf("convergence %.0f%%, %s\n", res.Convergence*100, res.Status)
+	// Expiry is agreed but not contested: only Variant A commits to a
+	// value, so it counts in the convergence over all points alone.
+	fmt.Printf("convergence %.0f%% of contested points %v (%.0f%% of all points), %s\n",
+		res.Convergence*100, res.ContestedPoints, res.Overall*100, res.Status)
 	// Output:
 	// C-001 Expiry: winner "A" (unanimous)
 	// C-002 Eviction: winner "" (split)
 	// X-001 Evict the least …: winner "" (split)
-	// convergence 33%, NOT_CONVERGED
+	// convergence 0% of contested points [C-002 X-001] (33% of all points), NOT_CONVERGED
 }

@@ -238,14 +238,19 @@ func joinSentences(evidence, tail string) string {
 }
 
 // firstSentence returns s up to the end of its first sentence (a '.', '!'
-// or '?' followed by a space, outside quotation marks), clipped to limit
-// runes, ending in punctuation.
+// or '?' followed by a space, outside quotation marks and parentheses —
+// a citation "(Variant A, §1. Overview, L3)" does not end one), clipped
+// to limit runes, ending in punctuation.
 func firstSentence(s string, limit int) string {
 	s = strings.TrimSpace(s)
-	end, curly, straight := len(s), 0, false
+	end, curly, straight, parens := len(s), 0, false, 0
 scan:
 	for i, r := range s {
 		switch r {
+		case '(':
+			parens++
+		case ')':
+			parens = max(parens-1, 0)
 		case '“':
 			curly++
 		case '”':
@@ -253,7 +258,7 @@ scan:
 		case '"':
 			straight = !straight
 		case '.', '!', '?':
-			if curly == 0 && !straight && i+1 < len(s) && s[i+1] == ' ' {
+			if curly == 0 && !straight && parens == 0 && i+1 < len(s) && s[i+1] == ' ' {
 				end = i + 1
 				break scan
 			}

@@ -42,7 +42,7 @@ func matrixFor(t *testing.T, rounds ...Round) Decision {
 	}
 	for _, r := range rounds {
 		r.Tallies = tallyRound(a.Points, labels[:n], r.Statements)
-		r.Consensus = consensus(r.Tallies)
+		r.Consensus = consensus(r.Tallies, res.contestedSet())
 		res.Rounds = append(res.Rounds, r)
 	}
 	ds := decide(a, res, false)
@@ -140,6 +140,7 @@ func TestFirstSentence(t *testing.T) {
 		{"One. Two.", "One."},
 		{"“The retry timeout is 30 seconds. It is fixed.” (Variant A, L5): 2 concrete. More.", "“The retry timeout is 30 seconds. It is fixed.” (Variant A, L5): 2 concrete."},
 		{`He said "stop. now" and left. Then`, `He said "stop. now" and left.`},
+		{"“## 1. Overview” (Variant A, §1. Overview, L3): covers 4 topics. All agree.", "“## 1. Overview” (Variant A, §1. Overview, L3): covers 4 topics."},
 		{"no full stop", "no full stop."},
 		{"v1.2 is used", "v1.2 is used."},
 		{"", ""},

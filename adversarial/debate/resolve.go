@@ -90,5 +90,5 @@ func resolvedConsensus(r *Result) Consensus {
 		}
 		tallies = append(tallies, t)
 	}
-	return consensus(tallies)
+	return consensus(tallies, r.contestedSet())
 }

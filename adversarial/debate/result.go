@@ -144,14 +144,16 @@ type Round struct {
 
 // Consensus counts the points agreed after a round (or at the end of the
 // debate) two ways. Convergence — the figure the threshold and the status
-// use — is the share of contested points agreed: structural, content and
-// contradiction points, where the variants really differ on the same
-// thing. Unique contributions (one variant's section the others lack) are
-// debated for their value but do not count towards it, since agreeing
-// that an addition is worth having settles no conflict; Overall includes
-// them, for reference.
+// use — is the share of contested points agreed: structural points,
+// contradictions, and content points on which two or more variants take
+// opposing positions (different values of one labelled field, claims
+// that contradict each other). The other points — unique contributions,
+// and content the variants treat in other words, at another depth or
+// that only one of them covers — are debated for their value but do not
+// count towards it, since agreeing which treatment to keep settles no
+// conflict; Overall includes them, for reference.
 type Consensus struct {
-	// Agreed counts every agreed point, unique contributions included.
+	// Agreed counts every agreed point, the uncontested ones included.
 	Agreed int `json:"agreed"`
 	// Contested is the number of contested points under debate and
 	// ContestedAgreed how many of them are agreed.
@@ -165,14 +167,22 @@ type Consensus struct {
 	Overall float64 `json:"overall"`
 }
 
-// contested reports whether a point id names a contested point: any
-// category but the unique contributions.
-func contested(id string) bool {
-	return !strings.HasPrefix(id, diff.CategoryUnique.Prefix()+"-")
+// contestedSet returns a test for the contested points of r: its
+// Contested list, or for a Result without one every point but the
+// unique contributions.
+func (r *Result) contestedSet() func(id string) bool {
+	if r.ContestedPoints == nil {
+		return func(id string) bool { return !strings.HasPrefix(id, diff.CategoryUnique.Prefix()+"-") }
+	}
+	set := make(map[string]bool, len(r.ContestedPoints))
+	for _, id := range r.ContestedPoints {
+		set[id] = true
+	}
+	return func(id string) bool { return set[id] }
 }
 
 // consensus counts the agreed points among the tallies.
-func consensus(tallies []Tally) Consensus {
+func consensus(tallies []Tally, contested func(id string) bool) Consensus {
 	var a Consensus
 	for _, t := range tallies {
 		c := contested(t.Point)
@@ -276,7 +286,12 @@ type Result struct {
 	// Excluded those of the analysis that were not.
 	Points   []string `json:"points"`
 	Excluded []string `json:"excluded,omitempty"`
-	Rounds   []Round  `json:"rounds"`
+	// ContestedPoints are the ids of the debated points that are
+	// conflicts (see [Consensus]), in analysis order; the others are
+	// debated for their value. Nil in a Result from before the field
+	// existed: every point but the unique contributions then counts.
+	ContestedPoints []string `json:"contested_points"`
+	Rounds          []Round  `json:"rounds"`
 	// Decisions is the scoring matrix: one entry per point of the
 	// analysis, in analysis order.
 	Decisions []Decision `json:"decisions"`
@@ -300,16 +315,31 @@ type Result struct {
 }
 
 // UnresolvedConflicts returns the unresolved contested points, in
-// analysis order: the conflicts the debate left open. Unresolved unique
-// contributions (Unresolved lists them too) are not conflicts.
+// analysis order: the conflicts the debate left open. Unresolved
+// uncontested points (Unresolved lists them too) are not conflicts.
 func (r *Result) UnresolvedConflicts() []string {
 	out := []string{}
+	contested := r.contestedSet()
 	for _, id := range r.Unresolved {
 		if contested(id) {
 			out = append(out, id)
 		}
 	}
 	return out
+}
+
+// Outcome states in one sentence, with the transcript's figures, how the
+// debate ended: its convergence over the contested points and over all
+// points, the status against the threshold, and the conflicts left open
+// (those the return contract lists). Reports that quote it agree with the
+// transcript by construction.
+func (r *Result) Outcome() string {
+	s := fmt.Sprintf("convergence %s of contested points (%s of all points), %s at the %s threshold",
+		percent(r.Convergence), percent(r.Overall), r.Status, thresholdPercent(r.Threshold))
+	if open := r.UnresolvedConflicts(); len(open) > 0 {
+		return s + "; unresolved conflicts: " + strings.Join(open, ", ")
+	}
+	return s + "; no unresolved conflicts"
 }
 
 // Decision returns the scoring matrix entry for a point.

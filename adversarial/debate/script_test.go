@@ -54,6 +54,13 @@ func syntheticOf(t testing.TB, n, points int, cats ...diff.Category) Input {
 		for i := range n {
 			p.Positions = append(p.Positions, diff.Position{Text: "position of " + diff.Label(i), Section: 1})
 			p.Variants = append(p.Variants, i)
+			if c == diff.CategoryContradiction {
+				// The timeouts differ: the variants' claims on line 5 are
+				// the conflict, so the content points on that section
+				// are contested (see contest.go).
+				p.Scope = diff.CrossVariant
+				p.Evidence = append(p.Evidence, diff.Evidence{Variant: i, Line: 5, Quote: fmt.Sprintf("Variant %s keeps the retry timeout at %d seconds.", diff.Label(i), 10*(i+1))})
+			}
 		}
 		a.Points = append(a.Points, p)
 	}

@@ -24,7 +24,7 @@ func (r *Result) Markdown() string {
 	if len(r.Focus) > 0 {
 		focus = strings.Join(r.Focus, ", ")
 	}
-	fmt.Fprintf(&b, "- Depth: %s\n- Rounds completed: %d\n- Convergence achieved: %s of contested points (%s of all points, unique contributions included)\n- Convergence threshold: %s\n- Focus areas: %s\n- Advocate count: %d\n",
+	fmt.Fprintf(&b, "- Depth: %s\n- Rounds completed: %d\n- Convergence achieved: %s of contested points (%s of all points, uncontested ones included)\n- Convergence threshold: %s\n- Focus areas: %s\n- Advocate count: %d\n",
 		r.Depth, completed, percent(r.Convergence), percent(r.Overall), thresholdPercent(r.Threshold), focus, len(r.Variants))
 	b.WriteString("- Agent failures: " + r.failureSummary() + "\n")
 	for _, f := range r.EliminationFailures {
@@ -51,7 +51,7 @@ func (r *Result) Markdown() string {
 	for _, rd := range r.Rounds {
 		fmt.Fprintf(&b, "\n## %s\n\n", titles[rd.Number])
 		if rd.Complete {
-			fmt.Fprintf(&b, "Convergence after round %d: %s (%d of %d contested points agreed; %d of %d points with the unique contributions).\n",
+			fmt.Fprintf(&b, "Convergence after round %d: %s (%d of %d contested points agreed; %d of %d points with the uncontested ones).\n",
 				rd.Number, percent(rd.Convergence), rd.ContestedAgreed, rd.Contested, rd.Agreed, len(r.Points))
 		} else {
 			fmt.Fprintf(&b, "The debate was aborted during round %d.\n", rd.Number)
@@ -75,17 +75,33 @@ func (r *Result) Markdown() string {
 		fmt.Fprintf(&b, "| %s | %s | %d%% | %s |\n", d.Point, winner, d.Confidence, cell(d.Evidence))
 	}
 
-	unresolved := "none"
-	if len(r.Unresolved) > 0 {
-		unresolved = strings.Join(r.Unresolved, ", ")
+	contested := r.contestedSet()
+	var open, openUncontested, differences []string
+	for _, id := range r.Unresolved {
+		if contested(id) {
+			open = append(open, id)
+		} else {
+			openUncontested = append(openUncontested, id)
+		}
 	}
-	fmt.Fprintf(&b, "\n## Convergence Assessment\n\n- Points resolved: %d of %d contested points (structural, content, contradiction)\n",
+	for _, id := range r.Points {
+		if !contested(id) && strings.HasPrefix(id, diff.CategoryContent.Prefix()+"-") {
+			differences = append(differences, id)
+		}
+	}
+	fmt.Fprintf(&b, "\n## Convergence Assessment\n\n- Points resolved: %d of %d contested points (structure, contradictions, and content on which two or more variants take positions)\n",
 		r.ContestedAgreed, r.Contested)
 	if n := len(r.Points) - r.Contested; n > 0 {
-		fmt.Fprintf(&b, "- Unique contributions agreed: %d of %d (debated for their value; not counted in the alignment)\n", r.Agreed-r.ContestedAgreed, n)
+		fmt.Fprintf(&b, "- Uncontested points agreed: %d of %d (unique contributions and content differences of coverage, depth or wording; debated for their value, not counted in the convergence)\n", r.Agreed-r.ContestedAgreed, n)
+	}
+	if len(differences) > 0 {
+		fmt.Fprintf(&b, "- Content not contested: %s\n", strings.Join(differences, ", "))
 	}
 	fmt.Fprintf(&b, "- Alignment: %s\n- Threshold: %s\n- Status: %s\n- Unresolved points: %s\n",
-		percent(r.Convergence), thresholdPercent(r.Threshold), r.Status, unresolved)
+		percent(r.Convergence), thresholdPercent(r.Threshold), r.Status, listOrNone(open))
+	if len(openUncontested) > 0 {
+		fmt.Fprintf(&b, "- Uncontested points left open: %s (not conflicts)\n", strings.Join(openUncontested, ", "))
+	}
 	fmt.Fprintf(&b, "- Stopped after round %d: %s — %s\n", r.Stop.Round, stopWords[r.Stop.Reason], r.Stop.Log)
 	var wins []string
 	for _, w := range r.Wins {
@@ -93,6 +109,13 @@ func (r *Result) Markdown() string {
 	}
 	b.WriteString("- Points won: " + strings.Join(wins, ", ") + "\n")
 	return b.String()
+}
+
+func listOrNone(ids []string) string {
+	if len(ids) == 0 {
+		return "none"
+	}
+	return strings.Join(ids, ", ")
 }
 
 var stopWords = map[StopReason]string{

@@ -1,0 +1,342 @@
+package debate
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/crucible-go/crucible/diff"
+	"github.com/crucible-go/crucible/internal/words"
+)
+
+// Which points are contested. The debate argues every point it is given,
+// but only some of them are conflicts: convergence, the status and the
+// unresolved conflicts count those, and the rest are debated for their
+// value (which variant's treatment to keep) and reported apart.
+//
+//   - A structural point is contested: every variant organises the
+//     document one way or another, so each takes a position.
+//   - A contradiction is contested: its claims cannot all hold.
+//   - A unique contribution is not: one variant adds something the others
+//     say nothing about.
+//   - A content point is contested when two or more of the debated
+//     variants take positions on it: they give one labelled field
+//     different values in the sections it compares, or their claims there
+//     contradict each other; or, failing a detected conflict, their own
+//     texts under headings on one subject differ, answer the same
+//     question (texts of labelled lines share a label), and either
+//     describe different things altogether (almost no words in common) or
+//     each commits to something — what must or should be done, a
+//     technology, a measured value. A topic the variants state in other
+//     words, at another length or level of detail, under different labels
+//     (one reviews a step's safety, another its dependencies), without
+//     committing to anything, or that only one of them covers with text
+//     of its own (the others have none, or only in subsections) is a
+//     difference of coverage, not a conflict: there is nothing for the
+//     advocates to settle, only a treatment to prefer.
+
+// contestedPoints returns the ids of the contested points among points,
+// in their order, judged on the debated variants only (a variant left out
+// of an elimination round takes no position in it).
+func contestedPoints(in Input, points []diff.Point) []string {
+	a := in.Analysis
+	views := make([]*docView, len(a.Variants)) // by analysis index; nil when not debated
+	for _, v := range in.Variants {
+		if i := variantIndex(a, v.Label); i >= 0 {
+			views[i] = newDocView(v.Doc, i)
+		}
+	}
+	var conflicts []diff.Point
+	for _, p := range a.Points {
+		if p.Category == diff.CategoryContradiction && p.Scope != diff.IntraVariant {
+			conflicts = append(conflicts, p)
+		}
+	}
+	out := []string{}
+	for _, p := range points {
+		switch p.Category {
+		case diff.CategoryUnique:
+			continue
+		case diff.CategoryContent:
+			if !opposed(a, views, p, conflicts) {
+				continue
+			}
+		}
+		out = append(out, p.ID)
+	}
+	return out
+}
+
+// docView is what the rule reads of one debated variant, gathered once:
+// its labelled fields by section and the sections whose own text commits
+// to something.
+type docView struct {
+	doc     *diff.Document
+	fields  map[int][]diff.Field
+	commits map[int]bool // a prescription, a technology or a measured value of the section's own
+}
+
+func newDocView(d *diff.Document, v int) *docView {
+	dv := &docView{doc: d, fields: map[int][]diff.Field{}, commits: map[int]bool{}}
+	for _, f := range diff.ExtractFields(d, v) {
+		dv.fields[f.Section] = append(dv.fields[f.Section], f)
+	}
+	for _, c := range diff.ExtractClaims(d, v) {
+		if c.Type == diff.Requirement || c.Choice != nil || len(c.Quantities) > 0 {
+			dv.commits[c.Section] = true
+		}
+	}
+	return dv
+}
+
+// opposed reports whether two or more debated variants take positions on
+// content point p (see the rule above).
+func opposed(a *diff.Analysis, views []*docView, p diff.Point, conflicts []diff.Point) bool {
+	// view returns variant v's view and the section p compares of it,
+	// when v is debated and p compares one.
+	view := func(v int) (*docView, int, bool) {
+		if v < 0 || v >= len(views) || views[v] == nil || v >= len(p.Positions) || p.Positions[v].Section < 0 {
+			return nil, -1, false
+		}
+		return views[v], p.Positions[v].Section, true
+	}
+	// inSection reports whether section s of variant v lies in the
+	// section p compares for it, or below it.
+	inSection := func(v, s int) bool {
+		dv, top, ok := view(v)
+		return ok && under(dv.doc, s, top)
+	}
+	for _, f := range a.Fields {
+		var vals []diff.FieldValue
+		for _, fv := range f.Values {
+			if inSection(fv.Variant, fv.Section) {
+				vals = append(vals, fv)
+			}
+		}
+		if distinctVariants(vals) >= 2 && !sameValues(vals) {
+			return true
+		}
+	}
+	for _, x := range conflicts {
+		seen := map[int]bool{}
+		for _, e := range x.Evidence {
+			if dv, _, ok := view(e.Variant); ok && inSection(e.Variant, sectionOfLine(dv.doc, e.Line)) {
+				seen[e.Variant] = true
+			}
+		}
+		if len(seen) >= 2 {
+			return true
+		}
+	}
+	if ownFieldsDiffer(views, p) {
+		return true
+	}
+	// Failing a detected conflict, the variants' own texts must state
+	// something, differ and answer the same question.
+	var texts []ownText
+	committing := 0
+	for v := range p.Positions {
+		dv, s, ok := view(v)
+		if !ok {
+			continue
+		}
+		if t := ownTextOf(dv, s); len(t.words) > 0 {
+			texts = append(texts, t)
+			if dv.commits[s] {
+				committing++
+			}
+		}
+	}
+	if len(texts) < 2 {
+		return false // one variant's text: coverage, not a position
+	}
+	if !sameSubject(views, p) {
+		return false
+	}
+	differ, shareLabels, apart := false, false, false
+	for i, x := range texts {
+		for _, y := range texts[i+1:] {
+			d := x.words.Dice(y.words)
+			differ = differ || d < sameWording
+			apart = apart || d < otherApproach
+			shareLabels = shareLabels || len(x.labels) == 0 || len(y.labels) == 0 || x.sharesLabel(y)
+		}
+	}
+	// Texts made of labelled lines that share no label answer different
+	// questions (one reviews a step's safety, another its dependencies).
+	if !differ || !shareLabels {
+		return false
+	}
+	return apart || committing >= 2
+}
+
+// sameWording is the word overlap from which two texts say the same thing
+// in other words (the diff step calls less materially different).
+const sameWording = 0.5
+
+// otherApproach is the word overlap under which two texts on one topic
+// describe different things: another mechanism, another plan.
+const otherApproach = 0.12
+
+// ownText is what a variant writes directly under a section.
+type ownText struct {
+	words words.Set
+	// labels are the names of the labelled fields there, normalised;
+	// nil when the text has none.
+	labels map[string]bool
+}
+
+func (t ownText) sharesLabel(o ownText) bool {
+	for l := range t.labels {
+		if o.labels[l] {
+			return true
+		}
+	}
+	return false
+}
+
+// ownTextOf returns the text directly under section s, without its
+// subsections (topics of their own) and without code.
+func ownTextOf(dv *docView, s int) ownText {
+	d := dv.doc
+	var b strings.Builder
+	for _, blk := range d.BlocksIn(d.Sections[s].Body()) {
+		if blk.Section == s && blk.Kind != diff.Code && !blk.Header {
+			b.WriteString(blk.Text)
+			b.WriteByte(' ')
+		}
+	}
+	t := ownText{words: words.NewSet(b.String())}
+	for _, f := range dv.fields[s] {
+		if f.Form != diff.FormTable {
+			if t.labels == nil {
+				t.labels = map[string]bool{}
+			}
+			t.labels[normalValue(f.Name)] = true
+		}
+	}
+	return t
+}
+
+// ownFieldsDiffer reports whether two or more debated variants give one
+// labelled field of the compared sections' own text (a table's field of
+// one row) different short values: "estimated_tokens: 300" against
+// "estimated_tokens: 500". The analysis's field disagreements are matched
+// across the documents by item; this catches those of the aligned
+// sections themselves, whatever their items are called.
+func ownFieldsDiffer(views []*docView, p diff.Point) bool {
+	values := map[string]map[int]string{} // field → variant → its first value
+	for v, pos := range p.Positions {
+		if v >= len(views) || views[v] == nil || pos.Section < 0 {
+			continue
+		}
+		for _, f := range views[v].fields[pos.Section] {
+			val := normalValue(f.Value)
+			if val == "" || len(strings.Fields(val)) > 3 {
+				continue
+			}
+			key := normalValue(f.Name)
+			if f.Form == diff.FormTable {
+				key += "\x00" + normalValue(f.Item)
+			}
+			if values[key] == nil {
+				values[key] = map[int]string{}
+			}
+			if _, ok := values[key][v]; !ok {
+				values[key][v] = val
+			}
+		}
+	}
+	for _, byVariant := range values {
+		first := ""
+		for _, val := range byVariant {
+			if first == "" {
+				first = val
+			} else if val != first {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// normalValue is a field's name or value compared: lower case, markup and
+// closing punctuation removed, spaces collapsed.
+func normalValue(s string) string {
+	s = strings.Trim(strings.ToLower(s), "*_`'\" .,;:")
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// under reports whether section s is top or one of its descendants.
+func under(d *diff.Document, s, top int) bool {
+	for top >= 0 && s >= 0 && s < len(d.Sections) {
+		if s == top {
+			return true
+		}
+		s = d.Sections[s].Parent
+	}
+	return false
+}
+
+// sectionOfLine returns the section holding the block on line, -1 when no
+// block is there.
+func sectionOfLine(d *diff.Document, line int) int {
+	i, _ := slices.BinarySearchFunc(d.Blocks, line, func(b diff.Block, l int) int {
+		switch {
+		case b.EndLine < l:
+			return -1
+		case b.Line > l:
+			return 1
+		}
+		return 0
+	})
+	if i < len(d.Blocks) && d.Blocks[i].Line <= line && line <= d.Blocks[i].EndLine {
+		return d.Blocks[i].Section
+	}
+	return -1
+}
+
+func distinctVariants(vals []diff.FieldValue) int {
+	seen := map[int]bool{}
+	for _, v := range vals {
+		seen[v.Variant] = true
+	}
+	return len(seen)
+}
+
+// sameValues reports whether the values agree: all of one class when
+// they have one, else written alike.
+func sameValues(vals []diff.FieldValue) bool {
+	key := func(v diff.FieldValue) string {
+		if v.Class != "" {
+			return "class:" + v.Class
+		}
+		return normalValue(v.Value)
+	}
+	for _, v := range vals[1:] {
+		if key(v) != key(vals[0]) {
+			return false
+		}
+	}
+	return true
+}
+
+// sameSubject reports whether the headings of the compared sections share
+// a significant word: sections aligned by their content alone ("SY-5:
+// Context token reduction" beside "S3: KEEP -- primary") may discuss
+// different items, on which the variants cannot take opposing positions.
+func sameSubject(views []*docView, p diff.Point) bool {
+	var titles []words.Set
+	for v, pos := range p.Positions {
+		if v < len(views) && views[v] != nil && pos.Section >= 0 {
+			titles = append(titles, words.NewSet(views[v].doc.Sections[pos.Section].Title))
+		}
+	}
+	for i, a := range titles {
+		for _, b := range titles[i+1:] {
+			if a.Intersect(b) > 0 {
+				return true
+			}
+		}
+	}
+	return len(titles) < 2
+}
