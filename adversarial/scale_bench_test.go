@@ -1,0 +1,123 @@
+package adversarial
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/crucible-go/crucible/internal/samplegen"
+	"github.com/crucible-go/crucible/scoring"
+)
+
+// stepClock times a run's steps from its events: a step's own work runs
+// from its start to its finish event; what follows the finish until the
+// next step starts (rendering its artifact, handing it to the sink) is
+// counted as that step's rendering.
+type stepClock struct {
+	mu    sync.Mutex
+	last  time.Time
+	step  string
+	spent map[string]time.Duration
+}
+
+func newStepClock() *stepClock { return &stepClock{spent: map[string]time.Duration{}} }
+
+func (c *stepClock) start() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.last, c.step = time.Now(), "input"
+}
+
+func (c *stepClock) lap(next string) {
+	now := time.Now()
+	c.spent[c.step] += now.Sub(c.last)
+	c.last, c.step = now, next
+}
+
+func (c *stepClock) Observe(e Event) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	switch e.Kind {
+	case StepStarted:
+		c.lap(e.Step)
+	case StepFinished:
+		c.lap("render-" + e.Step)
+	}
+}
+
+func (c *stepClock) stop() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.lap("")
+}
+
+// scaleSteps are the names stepClock reports, in pipeline order.
+var scaleSteps = []string{"input", "diff", "render-diff", "debate", "render-debate", "scoring", "render-scoring",
+	"plan", "render-plan", "merge", "render-merge"}
+
+// BenchmarkPipelineSteps runs the offline pipeline on one document of n
+// short sections (1k, 5k, 20k) against a normal 50 KB specification and
+// reports each step's time per run ("<step>-ms") and its growth per
+// doubling of n since the previous size ("<step>-x2"): a step that is
+// linear shows 2, n log n a little above, and a quadratic one 4. The
+// acceptance bar is 2.5. Steps under a millisecond at both sizes report
+// no growth: their ratio is noise.
+//
+// Shapes: "big-base" lets the scoring choose the base (the large
+// document wins on coverage), so the plan carries a few dozen changes;
+// "normal-base" keeps the normal document as the base at the scoring
+// checkpoint, so every section of the large one is a unique contribution
+// to take — a plan of thousands of changes, the case that made the plan
+// quadratic; "pair" compares two documents of n sections each, so that
+// the alignment and the diff see n sections on both sides.
+func BenchmarkPipelineSteps(b *testing.B) {
+	normal := Draft{Name: "normal.md", Content: samplegen.Spec(1, 50<<10)}
+	for _, shape := range []string{"big-base", "normal-base", "pair"} {
+		prev := map[string]float64{}
+		prevN := 0
+		for _, n := range []int{1000, 5000, 20000} {
+			big := Draft{Name: "big.md", Content: samplegen.Sections(1, n)}
+			other := normal
+			if shape == "pair" {
+				other = Draft{Name: "big2.md", Content: samplegen.Sections(2, n)}
+			}
+			b.Run(fmt.Sprintf("%s/sections=%d", shape, n), func(b *testing.B) {
+				clock := newStepClock()
+				p := New(WithClock(fixedClock), WithObserver(clock), WithCheckpoints(keepBase{base: "B"}))
+				in := Input{Compare: []Draft{big, other}, Interactive: shape == "normal-base"}
+				runs := 0
+				for b.Loop() {
+					clock.start()
+					res, err := p.Run(context.Background(), in)
+					clock.stop()
+					if err != nil || res.Status == StatusFailed {
+						b.Fatalf("run failed: %v %v", err, res.Warnings)
+					}
+					runs++
+				}
+				cur := map[string]float64{}
+				for _, s := range scaleSteps {
+					ms := float64(clock.spent[s].Microseconds()) / 1000 / float64(runs)
+					cur[s] = ms
+					b.ReportMetric(ms, s+"-ms")
+					if p := prev[s]; prevN > 0 && (p >= 1 || ms >= 1) && p > 0 {
+						doublings := math.Log2(float64(n) / float64(prevN))
+						b.ReportMetric(math.Pow(ms/p, 1/doublings), s+"-x2")
+					}
+				}
+				prev, prevN = cur, n
+			})
+		}
+	}
+}
+
+// keepBase is a checkpoint that makes the variant labelled base the base.
+type keepBase struct {
+	AutoCheckpoints
+	base string
+}
+
+func (k keepBase) AfterScoring(context.Context, *scoring.Scorecard) (string, error) { return k.base, nil }
