@@ -120,4 +120,6 @@ type keepBase struct {
 	base string
 }
 
-func (k keepBase) AfterScoring(context.Context, *scoring.Scorecard) (string, error) { return k.base, nil }
+func (k keepBase) AfterScoring(context.Context, *scoring.Scorecard) (string, error) {
+	return k.base, nil
+}

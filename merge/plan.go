@@ -162,6 +162,7 @@ type PlanInput struct {
 	Conflicts []ResolvedConflict
 
 	alignIndex map[string][]int // per variant label, alignedIndex; built by NewPlan
+	memo       *planMemo        // answers NewPlan asks once per section; see plan_memo.go
 }
 
 // SourceSection is the section a change takes from a variant. Text holds
@@ -369,6 +370,7 @@ func NewPlan(in PlanInput, opts ...Option) (Plan, error) {
 			}
 		}
 	}
+	in.memo = newPlanMemo()
 	p := Plan{Base: in.Base.Ref(), BaseDigest: Digest(in.Base.Doc), Changes: []Change{}}
 	byLabel := map[string]Variant{}
 	for _, v := range in.Variants {
@@ -385,6 +387,24 @@ func NewPlan(in PlanInput, opts ...Option) (Plan, error) {
 		sec   int
 	}
 	covered := map[key]bool{}
+	// the first decision each variant won with each of its sections
+	won := map[key]int{}
+	wonAt := func(v Variant, sec int) (int, bool) {
+		k, ok := won[key{v.Label, sec}]
+		return k, ok
+	}
+	for k, dd := range in.Decisions {
+		if dd.WinnerSection.IsZero() {
+			continue
+		}
+		if v, ok := byLabel[dd.Winner]; ok {
+			if ws, ok := locate(v.Doc, dd.WinnerSection); ok {
+				if _, seen := won[key{v.Label, ws}]; !seen {
+					won[key{v.Label, ws}] = k
+				}
+			}
+		}
+	}
 	plan := func(v Variant, sec int, target SectionRef, approach Approach, d *Decision, reason string) error {
 		if covered[key{v.Label, sec}] {
 			return nil
@@ -418,16 +438,9 @@ func NewPlan(in PlanInput, opts ...Option) (Plan, error) {
 		if s.Point != "" {
 			dd := decisions[s.Point]
 			d = &dd
-		} else {
-			for _, dd := range in.Decisions {
-				if dd.Winner != v.Label || dd.WinnerSection.IsZero() {
-					continue
-				}
-				if ws, ok := locate(v.Doc, dd.WinnerSection); ok && ws == sec {
-					d = &dd
-					break
-				}
-			}
+		} else if k, ok := wonAt(v, sec); ok {
+			dd := in.Decisions[k]
+			d = &dd
 		}
 		target := s.Target
 		if target.IsZero() && d != nil {
@@ -460,12 +473,13 @@ func NewPlan(in PlanInput, opts ...Option) (Plan, error) {
 	pruned := pruneAligned(in, p.Changes)
 	conflicts, amendments := resolveConflicts(in, p.Changes)
 	p.Amendments = amendments
+	fixes := newFixIndex(p.Changes, dropped)
 	for _, d := range in.Decisions {
 		switch d.Winner {
 		case "", in.Base.Label:
 			p.Rejected = append(p.Rejected, rejection(in, d))
 		default:
-			p.Weaknesses = append(p.Weaknesses, weakness(in, d, p.Changes, dropped))
+			p.Weaknesses = append(p.Weaknesses, weakness(in, d, fixes))
 		}
 	}
 	p.Rejected = append(append(append(p.Rejected, dropped...), pruned...), conflicts...)
@@ -550,19 +564,6 @@ func (in PlanInput) validate() error {
 	return nil
 }
 
-// alignedIn returns, for a section of variant v, the base section the
-// alignment puts it with, or -1.
-func alignedIn(in PlanInput, v Variant) func(int) int {
-	return func(si int) int {
-		if r, ok := in.alignedBase(v.Label, refOf(v.Doc, si)); ok {
-			if bi, ok := locate(in.Base.Doc, r); ok {
-				return bi
-			}
-		}
-		return -1
-	}
-}
-
 // planChange decides target and approach for section sec of v and fills
 // in everything but the reason.
 func planChange(in PlanInput, v Variant, sec int, target SectionRef, approach Approach, d *Decision, number int) (Change, error) {
@@ -589,7 +590,7 @@ func planChange(in PlanInput, v Variant, sec int, target SectionRef, approach Ap
 		case t >= 0:
 			approach = Replace
 		default:
-			approach, t = placement(base, v.Doc, sec, alignedIn(in, v))
+			approach, t = placement(in, v, sec)
 		}
 	}
 	if t < 0 && approach != Append {
@@ -621,32 +622,20 @@ func planChange(in PlanInput, v Variant, sec int, target SectionRef, approach Ap
 
 // placement finds where a section the base lacks goes: under the base
 // section matching its parent, else after the one matching its nearest
-// previous sibling, else after the base's last top-level section.
-func placement(base *diff.Document, vd *diff.Document, sec int, aligned func(int) int) (Approach, int) {
-	s := vd.Sections[sec]
-	// The base section that covers the same topic as variant section si:
-	// by the alignment, else by title.
-	counterpart := func(si int) int {
-		if t := aligned(si); t >= 0 {
-			return t
-		}
-		return matchTitle(base, vd.Sections[si].Title)
-	}
-	if s.Parent >= 0 && vd.Sections[s.Parent].Depth > 0 {
-		if t := counterpart(s.Parent); t >= 0 {
+// previous sibling, else after the base's last top-level section. A
+// section's match is its counterpart: the base section covering the same
+// topic, by the alignment, else by title (see PlanInput.counterpart).
+func placement(in PlanInput, v Variant, sec int) (Approach, int) {
+	s := v.Doc.Sections[sec]
+	if s.Parent >= 0 && v.Doc.Sections[s.Parent].Depth > 0 {
+		if t := in.counterpart(v, s.Parent); t >= 0 {
 			return Insert, t
 		}
 	}
-	for prev := sec - 1; prev >= 0; prev-- {
-		p := vd.Sections[prev]
-		if p.Parent != s.Parent || p.Depth == 0 {
-			continue
-		}
-		if t := counterpart(prev); t >= 0 {
-			return Append, t
-		}
+	if t := in.prevCounterpart(v, sec); t >= 0 {
+		return Append, t
 	}
-	top := base.TopLevel()
+	top := topLevelOf(in.Base.Doc)
 	if len(top) == 0 {
 		return Append, -1
 	}
@@ -718,7 +707,31 @@ func rejection(in PlanInput, d Decision) Rejection {
 	return r
 }
 
-func weakness(in PlanInput, d Decision, changes []Change, dropped []Rejection) Weakness {
+// fixIndex finds, by diff point, the first change made for it and the
+// first change dropped for it.
+type fixIndex struct {
+	changes []Change
+	dropped []Rejection
+	change  map[string]int
+	drop    map[string]int
+}
+
+func newFixIndex(changes []Change, dropped []Rejection) fixIndex {
+	x := fixIndex{changes: changes, dropped: dropped, change: map[string]int{}, drop: map[string]int{}}
+	for i, c := range changes {
+		if _, ok := x.change[c.Rationale.Point]; !ok {
+			x.change[c.Rationale.Point] = i
+		}
+	}
+	for i, r := range dropped {
+		if _, ok := x.drop[r.Point]; !ok {
+			x.drop[r.Point] = i
+		}
+	}
+	return x
+}
+
+func weakness(in PlanInput, d Decision, fixes fixIndex) Weakness {
 	w := Weakness{Issue: d.Topic, Point: d.Point, Better: d.Winner}
 	if w.Issue == "" {
 		w.Issue = d.Evidence
@@ -726,18 +739,15 @@ func weakness(in PlanInput, d Decision, changes []Change, dropped []Rejection) W
 	if !d.BaseSection.IsZero() {
 		w.Issue = strings.TrimRight(w.Issue, ". ") + " (base " + d.BaseSection.String() + ")"
 	}
-	for _, c := range changes {
-		if c.Rationale.Point == d.Point {
-			w.Change = c.Number
-			w.Fix = fixText(c)
-			return w
-		}
+	if i, ok := fixes.change[d.Point]; ok {
+		c := fixes.changes[i]
+		w.Change = c.Number
+		w.Fix = fixText(c)
+		return w
 	}
-	for _, r := range dropped {
-		if r.Point == d.Point {
-			w.Fix = "Not merged: " + r.Rationale
-			return w
-		}
+	if i, ok := fixes.drop[d.Point]; ok {
+		w.Fix = "Not merged: " + fixes.dropped[i].Rationale
+		return w
 	}
 	w.Fix = fmt.Sprintf("Not merged automatically: Variant %s's position has no section to take; revise the base by hand.", d.Winner)
 	return w

@@ -19,8 +19,24 @@ type sectionIndex struct {
 	fullFirst, strippedFirst   firstOf // title → first section
 	fullNumber, strippedNumber firstOf // title + number → first section
 	explicit, outline          map[string]int
+	children                   map[childKey]int // the first child of each title under each parent
 	groups                     []wordGroup
 	byWord                     map[string][]int // word → groups holding it, ascending
+}
+
+// childKey is a parent section (-1: the top level) and a child's title,
+// normalised without its number.
+type childKey struct {
+	parent int
+	title  string
+}
+
+// childTitled returns the first of parent's children (of the top-level
+// sections, for parent -1) whose title, normalised without its number, is
+// title.
+func (x *sectionIndex) childTitled(parent int, title string) (int, bool) {
+	k, ok := x.children[childKey{parent, title}]
+	return k, ok
 }
 
 // firstOf maps a key (and a number) to the first section that has it.
@@ -60,12 +76,29 @@ func indexOf(d *diff.Document) *sectionIndex {
 func newSectionIndex(d *diff.Document) *sectionIndex {
 	x := &sectionIndex{
 		fullFirst: firstOf{}, strippedFirst: firstOf{}, fullNumber: firstOf{}, strippedNumber: firstOf{},
-		explicit: map[string]int{}, outline: map[string]int{}, byWord: map[string][]int{},
+		explicit: map[string]int{}, outline: map[string]int{}, byWord: map[string][]int{}, children: map[childKey]int{},
+	}
+	stripped := make([]string, len(d.Sections))
+	for i, s := range d.Sections {
+		stripped[i] = normTitle(refs.StripNumber(s.Title))
+	}
+	noteChild := func(parent, k int) {
+		if _, ok := x.children[childKey{parent, stripped[k]}]; !ok {
+			x.children[childKey{parent, stripped[k]}] = k
+		}
+	}
+	for p, s := range d.Sections {
+		for _, k := range s.Children {
+			noteChild(p, k)
+		}
+	}
+	for _, k := range d.TopLevel() {
+		noteChild(-1, k)
 	}
 	groupOf := map[string]int{}
 	for i, s := range d.Sections {
 		bare := refs.StripNumber(s.Title)
-		full, stripped := normTitle(s.Title), normTitle(bare)
+		full := normTitle(s.Title)
 		ref := refOf(d, i)
 		if n, _, _, ok := refs.HeadingNumber(s.Title); ok {
 			if _, seen := x.explicit[n]; !seen {
@@ -76,12 +109,12 @@ func newSectionIndex(d *diff.Document) *sectionIndex {
 			x.outline[s.Number] = i
 		}
 		x.fullFirst.note(full, "", i)
-		x.strippedFirst.note(stripped, "", i)
+		x.strippedFirst.note(stripped[i], "", i)
 		numbers := []string{ref.Number, s.Number}
 		for _, n := range numbers {
 			if n != "" {
 				x.fullNumber.note(full, n, i)
-				x.strippedNumber.note(stripped, n, i)
+				x.strippedNumber.note(stripped[i], n, i)
 			}
 		}
 		set := words.NewSet(bare)
