@@ -3,6 +3,7 @@ package adversarial
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/crucible-go/crucible/adversarial/debate"
 	"github.com/crucible-go/crucible/merge"
@@ -53,6 +54,9 @@ func (x *run) stepPlan(ctx context.Context) error {
 		}
 	}
 	x.res.Steps.Plan = &plan
+	if w := plan.Warning(); w != "" {
+		x.warn(strings.ToUpper(w[:1]) + w[1:])
+	}
 	x.stageDone()
 	x.finished(StagePlan, fmt.Sprintf("%d changes planned", len(plan.Changes)))
 	return x.emit(ctx, RefactorPlanFile, []byte(plan.Markdown()))
