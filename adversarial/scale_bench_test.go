@@ -103,9 +103,9 @@ var scaleSteps = []string{"input", "diff", "render-diff", "debate", "render-deba
 func BenchmarkPipelineSteps(b *testing.B) {
 	normal := Draft{Name: "normal.md", Content: samplegen.Spec(1, 50<<10)}
 	for _, shape := range []string{"big-base", "normal-base", "pair"} {
-		prev := map[string]float64{}
-		prevN := 0
-		for _, n := range []int{1000, 5000, 20000} {
+		sizes := []int{1000, 5000, 20000}
+		cpu := map[int]map[string]float64{} // per size, the last run's CPU per step
+		for k, n := range sizes {
 			big := Draft{Name: "big.md", Content: samplegen.Sections(1, n)}
 			other := normal
 			if shape == "pair" {
@@ -126,16 +126,21 @@ func BenchmarkPipelineSteps(b *testing.B) {
 					runs++
 				}
 				cur := clock.report(b, runs)
+				cpu[n] = cur
+				if k == 0 || cpu[sizes[k-1]] == nil {
+					return
+				}
+				prevN := sizes[k-1]
+				prev := cpu[prevN]
 				for _, s := range scaleSteps {
 					ms := cur[s]
 					// growth per doubling of CPU time; spans under 5 ms
 					// at both sizes are timer noise
-					if p := prev[s]; prevN > 0 && (p >= 5 || ms >= 5) && p > 0 {
+					if p := prev[s]; (p >= 5 || ms >= 5) && p > 0 {
 						doublings := math.Log2(float64(n) / float64(prevN))
 						b.ReportMetric(math.Pow(ms/p, 1/doublings), s+"-x2")
 					}
 				}
-				prev, prevN = cur, n
 			})
 		}
 	}
