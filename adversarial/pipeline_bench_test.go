@@ -70,7 +70,8 @@ func BenchmarkPipelineOffline(b *testing.B) {
 		drafts = append(drafts, Draft{Name: fmt.Sprintf("v%d.md", i+1), Content: src})
 	}
 	md := goldmark.New(goldmark.WithExtensions(extension.Table)).Parser()
-	p := New(WithClock(fixedClock))
+	steps := newStepClock()
+	p := New(WithClock(fixedClock), WithObserver(steps))
 	b.ReportAllocs()
 	b.SetBytes(int64(total))
 	var parse, pipe, parseCPU, pipeCPU time.Duration
@@ -83,7 +84,9 @@ func BenchmarkPipelineOffline(b *testing.B) {
 		}
 		t1 := time.Now()
 		c1, _ := cputime.Now()
+		steps.start()
 		res, err := p.Run(context.Background(), Input{Compare: drafts})
+		steps.stop()
 		if err != nil || res.Status == StatusFailed {
 			b.Fatalf("run failed: %v %v", err, res.Warnings)
 		}
@@ -92,10 +95,13 @@ func BenchmarkPipelineOffline(b *testing.B) {
 		parseCPU, pipeCPU = parseCPU+c1-c0, pipeCPU+c2-c1
 	}
 	b.ReportMetric(heap.done(), "peak-heap-MB")
+	steps.report(b, b.N)
 	b.ReportMetric(float64(pipe)/float64(parse), "x-goldmark")
 	if parseCPU > 0 {
 		b.ReportMetric(float64(pipeCPU)/float64(parseCPU), "x-goldmark-cpu")
 	}
+	b.ReportMetric(float64(pipeCPU.Microseconds())/1000/float64(b.N), "pipeline-cpu-ms")
+	b.ReportMetric(float64(parseCPU.Microseconds())/1000/float64(b.N), "goldmark-cpu-ms")
 }
 
 // BenchmarkPipelineLatency (P2) runs the pipeline at standard depth with

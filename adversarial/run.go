@@ -39,8 +39,51 @@ type run struct {
 	judged *judgeFallbacks // the model judge's calls the rule judge answered
 	prep   *preparing      // step 3's work started during step 2
 
+	rendering []*rendering // artifacts rendered in the background, in emit order
+
 	failed bool
 	cause  error // why the run failed, for Run's error
+}
+
+// rendering is an artifact whose text is being rendered in the background
+// (see emitLater).
+type rendering struct {
+	name    string
+	content []byte
+	done    chan struct{}
+}
+
+// emitLater renders a finished step's artifact while the next step runs
+// — with model calls in flight, rendering there is off the critical path
+// — and emits it before the next artifact, or at the end of the run, so
+// the artifacts, their order and the sink's writes are those of emit. An
+// interactive run emits at once: its host may read the artifact at the
+// next checkpoint.
+func (x *run) emitLater(ctx context.Context, name string, render func() string) error {
+	if x.in.Interactive {
+		return x.emit(ctx, name, []byte(render()))
+	}
+	r := &rendering{name: name, done: make(chan struct{})}
+	go func() {
+		defer close(r.done)
+		r.content = []byte(render())
+	}()
+	x.rendering = append(x.rendering, r)
+	return nil
+}
+
+// flush emits the artifacts rendered in the background, in order.
+func (x *run) flush(ctx context.Context) error {
+	pending := x.rendering
+	x.rendering = nil
+	var first error
+	for _, r := range pending {
+		<-r.done
+		if err := x.emitNow(ctx, r.name, r.content); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
 }
 
 // execute runs the steps, stopping at the first that fails.
@@ -120,8 +163,16 @@ func (x *run) warn(w string) {
 	}
 }
 
-// emit records an artifact and hands it to the host's sink.
+// emit records an artifact and hands it to the host's sink, after those
+// still rendering.
 func (x *run) emit(ctx context.Context, name string, content []byte) error {
+	if err := x.flush(ctx); err != nil {
+		return err
+	}
+	return x.emitNow(ctx, name, content)
+}
+
+func (x *run) emitNow(ctx context.Context, name string, content []byte) error {
 	a := Artifact{Name: name, Content: content}
 	replaced := false
 	for i := range x.res.Artifacts {
@@ -169,6 +220,9 @@ func (x *run) observe(next provider.Provider) provider.Provider {
 // finish fills in usage, consults the memory hook and writes the return
 // contract. It runs for failed runs too.
 func (x *run) finish(ctx context.Context) {
+	if err := x.flush(ctx); err != nil {
+		x.warn(err.Error())
+	}
 	if x.meter != nil {
 		t := x.meter.Total()
 		x.res.Usage = Usage{Calls: t.Calls, Total: t.Usage, ByStep: usageBy(x.meter, provider.TagStep), ByAgent: usageBy(x.meter, provider.TagAgent)}

@@ -84,7 +84,7 @@ func (x *run) stepDebate(ctx context.Context) error {
 	x.adoptDebate(result)
 	x.stageDone()
 	x.finished(StageDebate, fmt.Sprintf("convergence %.0f%%, %s", result.Convergence*100, result.Status))
-	return x.emit(ctx, DebateTranscriptFile, []byte(result.Markdown()))
+	return x.emitLater(ctx, DebateTranscriptFile, result.Markdown)
 }
 
 // adoptDebate records the debate's outcome in the return contract.

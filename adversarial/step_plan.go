@@ -3,6 +3,7 @@ package adversarial
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/crucible-go/crucible/adversarial/debate"
 	"github.com/crucible-go/crucible/merge"
@@ -53,6 +54,9 @@ func (x *run) stepPlan(ctx context.Context) error {
 		}
 	}
 	x.res.Steps.Plan = &plan
+	if w := plan.Warning(); w != "" {
+		x.warn(strings.ToUpper(w[:1]) + w[1:])
+	}
 	x.stageDone()
 	x.finished(StagePlan, fmt.Sprintf("%d changes planned", len(plan.Changes)))
 	return x.emit(ctx, RefactorPlanFile, []byte(plan.Markdown()))
@@ -67,12 +71,19 @@ func (x *run) stepPlan(ctx context.Context) error {
 // a summary table is no substitute for the base's section there.
 func (x *run) planDecisions(d *debate.Result, base int, byValue map[string]bool) []merge.Decision {
 	a := x.res.Steps.Analysis
+	at := make(map[string]int, len(a.Points)) // a.Point, without a scan per decision
+	for i, p := range a.Points {
+		if _, ok := at[p.ID]; !ok {
+			at[p.ID] = i
+		}
+	}
 	var out []merge.Decision
 	for _, dec := range d.Decisions {
-		p, ok := a.Point(dec.Point)
+		i, ok := at[dec.Point]
 		if !ok {
 			continue
 		}
+		p := a.Points[i]
 		md := merge.Decision{Point: dec.Point, Topic: p.Title, Winner: dec.Winner, Confidence: dec.Confidence,
 			Evidence: dec.Evidence, Round: dec.Round}
 		md.BaseSection = x.planSectionRef(base, p.Positions[base].Section)

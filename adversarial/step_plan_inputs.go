@@ -47,7 +47,7 @@ func (x *run) planConflicts(a *diff.Analysis, d *debate.Result, base int) (confl
 	// The winner of a field disagreement, by the contradiction point it
 	// stands for: the point's other statements follow it.
 	decided := map[string]merge.ResolvedConflict{}
-	contradictions := a.ByCategory(diff.CategoryContradiction)
+	pointAt := contradictionAt(a)
 	for _, f := range a.Fields {
 		k := merge.ResolvedConflict{Subject: f.Item + " / " + f.Field}
 		var lines []diff.Evidence
@@ -60,7 +60,7 @@ func (x *run) planConflicts(a *diff.Analysis, d *debate.Result, base int) (confl
 				keys[label(v.Variant)] = valueKey(v.Value)
 			}
 		}
-		p, stands := pointAt(contradictions, lines)
+		p, stands := pointAt(lines)
 		if stands {
 			k.Point = p.ID
 		}
@@ -122,23 +122,48 @@ func (x *run) planConflicts(a *diff.Analysis, d *debate.Result, base int) (confl
 	return out, byValue
 }
 
-// pointAt returns the contradiction point whose evidence includes every
-// given line.
-func pointAt(contradictions []diff.Point, lines []diff.Evidence) (diff.Point, bool) {
-	for _, p := range contradictions {
-		all := true
-		for _, l := range lines {
-			found := false
-			for _, e := range p.Evidence {
-				found = found || e.Variant == l.Variant && e.Line == l.Line
+// contradictionAt returns a function giving the first contradiction point
+// (in the analysis's order) whose evidence includes every given line. It
+// indexes the points by their evidence lines once: a document of
+// thousands of fields would otherwise scan every point for each.
+func contradictionAt(a *diff.Analysis) func(lines []diff.Evidence) (diff.Point, bool) {
+	points := a.ByCategory(diff.CategoryContradiction)
+	type line struct{ variant, line int }
+	byLine := map[line][]int{} // ascending point indexes
+	for i, p := range points {
+		for _, e := range p.Evidence {
+			l := line{e.Variant, e.Line}
+			if ps := byLine[l]; len(ps) == 0 || ps[len(ps)-1] != i {
+				byLine[l] = append(ps, i)
 			}
-			all = all && found
-		}
-		if all {
-			return p, true
 		}
 	}
-	return diff.Point{}, false
+	has := func(p diff.Point, l diff.Evidence) bool {
+		for _, e := range p.Evidence {
+			if e.Variant == l.Variant && e.Line == l.Line {
+				return true
+			}
+		}
+		return false
+	}
+	return func(lines []diff.Evidence) (diff.Point, bool) {
+		if len(lines) == 0 {
+			if len(points) == 0 {
+				return diff.Point{}, false
+			}
+			return points[0], true // every point includes no line
+		}
+		for _, i := range byLine[line{lines[0].Variant, lines[0].Line}] {
+			all := true
+			for _, l := range lines[1:] {
+				all = all && has(points[i], l)
+			}
+			if all {
+				return points[i], true
+			}
+		}
+		return diff.Point{}, false
+	}
 }
 
 // conflictWinner picks the winning variant of a conflict and says why.

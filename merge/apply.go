@@ -32,6 +32,17 @@ func execute(ctx context.Context, cfg *config, in Input, executor string, model 
 		return nil, err
 	}
 	r := &run{cfg: cfg, in: in, tree: baseTree(in.Base), model: model}
+	// The re-scan compares the merged document with the base; the rule
+	// scan of the base depends on nothing the changes do, so it runs while
+	// they are applied (RuleScanner memoises it in the document).
+	if _, ok := cfg.scanner.(RuleScanner); ok {
+		scanned := make(chan struct{})
+		go func() {
+			defer close(scanned)
+			_, _ = cfg.scanner.Scan(ctx, []*diff.Document{in.Base})
+		}()
+		defer func() { <-scanned }()
+	}
 	var failure *ExecutorError
 	for _, c := range in.Plan.Changes {
 		if failure != nil {

@@ -36,8 +36,9 @@ func settleCollisions(in PlanInput, changes []Change) ([]Change, []Rejection) {
 	rewritten := map[int]int{} // base section index → number of the change rewriting it
 	var kept []Change
 	var dropped []Rejection
+	x := newKeptIndex()
 	for _, c := range changes {
-		if by, ok := containedIn(c, kept); ok {
+		if by, ok := x.containedIn(c, kept); ok {
 			dropped = append(dropped, Rejection{
 				Point: pointOrDash(c.Rationale.Point), Topic: c.Title,
 				NonBase: fmt.Sprintf("%s, %s", c.Source.Variant, c.Source.Section),
@@ -46,7 +47,7 @@ func settleCollisions(in PlanInput, changes []Change) ([]Change, []Rejection) {
 			})
 			continue
 		}
-		if why, ok := repeatsTitle(in, c, kept); ok {
+		if why, ok := x.repeatsTitle(in, c, kept); ok {
 			dropped = append(dropped, Rejection{
 				Point: pointOrDash(c.Rationale.Point), Topic: c.Title,
 				NonBase:   fmt.Sprintf("%s, %s", c.Source.Variant, c.Source.Section),
@@ -70,6 +71,7 @@ func settleCollisions(in PlanInput, changes []Change) ([]Change, []Rejection) {
 			}
 		}
 		c.Number = len(kept) + 1
+		x.add(c, len(kept))
 		kept = append(kept, c)
 	}
 	// numbers changed: re-word what quotes them
@@ -84,19 +86,63 @@ func settleCollisions(in PlanInput, changes []Change) ([]Change, []Rejection) {
 	return kept, dropped
 }
 
-// containedIn reports whether c's source section lies inside the source
-// of one of the kept changes from the same variant, and which.
-func containedIn(c Change, kept []Change) (int, bool) {
-	for i, k := range kept {
-		if k.Source.Variant.Label != c.Source.Variant.Label || k.Source.Section == c.Source.Section {
-			continue
-		}
-		if k.Source.Section.Number != "" && strings.HasPrefix(c.Source.Section.Number, k.Source.Section.Number+".") &&
-			strings.Contains(k.Source.Text, strings.TrimSpace(c.Source.Text)) {
-			return i, true
+// keptIndex finds among the changes kept so far, without scanning them,
+// the ones containedIn and repeatsTitle look for: by variant and source
+// section number, and by approach, target and title.
+type keptIndex struct {
+	bySource map[[2]string][]int // variant label, source section number → kept changes, in order
+	byPlace  map[placeKey]int    // the first kept append or insert per place and title
+}
+
+type placeKey struct {
+	approach Approach
+	target   SectionRef
+	title    string
+}
+
+func newKeptIndex() *keptIndex {
+	return &keptIndex{bySource: map[[2]string][]int{}, byPlace: map[placeKey]int{}}
+}
+
+// add records kept change c at index i.
+func (x *keptIndex) add(c Change, i int) {
+	if n := c.Source.Section.Number; n != "" {
+		k := [2]string{c.Source.Variant.Label, n}
+		x.bySource[k] = append(x.bySource[k], i)
+	}
+	if c.Approach == Append || c.Approach == Insert {
+		k := placeKey{c.Approach, c.Target, normTitle(refs.StripNumber(c.Source.Section.Title))}
+		if _, ok := x.byPlace[k]; !ok {
+			x.byPlace[k] = i
 		}
 	}
-	return 0, false
+}
+
+// containedIn reports whether c's source section lies inside the source
+// of one of the kept changes from the same variant, and which: the first
+// kept change whose source number prefixes c's ("3.2" for "3.2.1") and
+// whose text holds c's.
+func (x *keptIndex) containedIn(c Change, kept []Change) (int, bool) {
+	num := c.Source.Section.Number
+	best := -1
+	for at := strings.IndexByte(num, '.'); at >= 0; {
+		for _, i := range x.bySource[[2]string{c.Source.Variant.Label, num[:at]}] {
+			if best >= 0 && i >= best {
+				break
+			}
+			k := kept[i]
+			if k.Source.Section != c.Source.Section && strings.Contains(k.Source.Text, strings.TrimSpace(c.Source.Text)) {
+				best = i
+				break
+			}
+		}
+		next := strings.IndexByte(num[at+1:], '.')
+		if next < 0 {
+			break
+		}
+		at += 1 + next
+	}
+	return max(best, 0), best >= 0
 }
 
 func pointOrDash(p string) string {
@@ -109,7 +155,7 @@ func pointOrDash(p string) string {
 // repeatsTitle reports whether an append or insert would put a section
 // beside one of the same title: a base section under the same parent, or
 // the section of an earlier append or insert to the same place.
-func repeatsTitle(in PlanInput, c Change, kept []Change) (string, bool) {
+func (x *keptIndex) repeatsTitle(in PlanInput, c Change, kept []Change) (string, bool) {
 	if c.Approach != Append && c.Approach != Insert {
 		return "", false
 	}
@@ -123,23 +169,12 @@ func repeatsTitle(in PlanInput, c Change, kept []Change) (string, bool) {
 		if c.Approach == Append {
 			parent = base.Sections[t].Parent // an append beside it
 		}
-		var siblings []int
-		if parent >= 0 {
-			siblings = base.Sections[parent].Children
-		} else {
-			siblings = base.TopLevel()
-		}
-		for _, k := range siblings {
-			if normTitle(refs.StripNumber(base.Sections[k].Title)) == title {
-				return fmt.Sprintf("the base already has %s there", refOf(base, k)), true
-			}
+		if k, ok := indexOf(base).childTitled(parent, title); ok {
+			return fmt.Sprintf("the base already has %s there", refOf(base, k)), true
 		}
 	}
-	for _, k := range kept {
-		if (k.Approach == Append || k.Approach == Insert) && k.Approach == c.Approach && k.Target == c.Target &&
-			normTitle(refs.StripNumber(k.Source.Section.Title)) == title {
-			return fmt.Sprintf("Change #%d already puts a section of this title there", k.Number), true
-		}
+	if i, ok := x.byPlace[placeKey{c.Approach, c.Target, title}]; ok {
+		return fmt.Sprintf("Change #%d already puts a section of this title there", kept[i].Number), true
 	}
 	return "", false
 }

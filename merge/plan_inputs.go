@@ -125,6 +125,7 @@ func (in PlanInput) variant(label string) Variant {
 func resolveConflicts(in PlanInput, changes []Change) ([]Rejection, []Amendment) {
 	var out []Rejection
 	var amendments []Amendment
+	words := wordPatterns{}
 	for _, k := range in.Conflicts {
 		var win *ConflictValue
 		for i := range k.Values {
@@ -141,13 +142,12 @@ func resolveConflicts(in PlanInput, changes []Change) ([]Rejection, []Amendment)
 				continue
 			}
 			var edited, removed []string
-			pattern := wholeWordsOnce()
 			for i := range changes {
 				c := &changes[i]
 				if c.Source.Variant.Label != lose.Variant {
 					continue
 				}
-				if text, ok := stateWinnerWith(c.Source.Text, lose, *win, pattern); ok {
+				if text, ok := words.stateWinner(c.Source.Text, lose, *win); ok {
 					c.Source.Text = text
 					if lose.Value == lose.Text && !strings.Contains(text, win.Text) {
 						removed = append(removed, fmt.Sprintf("#%d", c.Number))
@@ -165,7 +165,7 @@ func resolveConflicts(in PlanInput, changes []Change) ([]Rejection, []Amendment)
 				why += fmt.Sprintf(" Change %s was edited to state it.", strings.Join(edited, ", "))
 			case len(removed) > 0:
 			case lose.Variant == in.Base.Label:
-				if a, ok := baseAmendments(in, k, lose, *win); ok {
+				if a, ok := baseAmendments(in, words, k, lose, *win); ok {
 					amendments = append(amendments, a)
 					why += fmt.Sprintf(" The base's text is amended to state it (amendment %d).", len(amendments))
 				} else {
@@ -183,27 +183,7 @@ func resolveConflicts(in PlanInput, changes []Change) ([]Rejection, []Amendment)
 // the losing variant's quote when text holds it, else wherever the value
 // stands as a whole word. ok is false when text does not state the
 // losing value.
-func stateWinner(text string, lose, win ConflictValue) (string, bool) {
-	return stateWinnerWith(text, lose, win, wholeWord)
-}
-
-// wholeWordsOnce returns wholeWord with its patterns compiled once per
-// value: a losing value is tried against every change of its variant, and
-// compiling the pattern is most of that cost.
-func wholeWordsOnce() func(string) *regexp.Regexp {
-	var value string
-	var re *regexp.Regexp
-	return func(v string) *regexp.Regexp {
-		if re == nil || v != value {
-			value, re = v, wholeWord(v)
-		}
-		return re
-	}
-}
-
-// stateWinnerWith is stateWinner with the whole-word pattern of a value
-// supplied by pattern.
-func stateWinnerWith(text string, lose, win ConflictValue, pattern func(string) *regexp.Regexp) (string, bool) {
+func (words wordPatterns) stateWinner(text string, lose, win ConflictValue) (string, bool) {
 	if lose.Text != "" && lose.Value == lose.Text {
 		return restate(text, lose.Text, win.Text)
 	}
@@ -223,7 +203,7 @@ func stateWinnerWith(text string, lose, win ConflictValue, pattern func(string) 
 	if !strings.Contains(text, lose.Value) {
 		return text, false // cheap test first: compiling the pattern is not
 	}
-	re := pattern(lose.Value)
+	re := words.of(lose.Value)
 	if !re.MatchString(text) {
 		return text, false
 	}
@@ -293,6 +273,23 @@ func isListMarker(s string) bool {
 		}
 	}
 	return true
+}
+
+// wordPatterns holds the wholeWord pattern of each value met, compiled
+// once: a plan tests each losing value against every change of its
+// variant, and compiling is the costly part. A nil wordPatterns compiles
+// every time.
+type wordPatterns map[string]*regexp.Regexp
+
+func (w wordPatterns) of(value string) *regexp.Regexp {
+	if re, ok := w[value]; ok {
+		return re
+	}
+	re := wholeWord(value)
+	if w != nil {
+		w[value] = re
+	}
+	return re
 }
 
 // wholeWord matches value as a whole word (not inside a longer number or

@@ -94,8 +94,117 @@ func (p Plan) variant(label string) VariantRef {
 // N changes planned, N rejected. Risk: … overall. Would you like to modify
 // the plan before execution?"
 func (p Plan) Summary() string {
-	return fmt.Sprintf("Refactoring plan: %d changes planned, %d rejected.\nRisk: %s overall.\nWould you like to modify the plan before execution?",
-		len(p.Changes), len(p.Rejected), p.OverallRisk())
+	warning := ""
+	if w := p.Warning(); w != "" {
+		warning = "\nWarning: " + w + "."
+	}
+	return fmt.Sprintf("Refactoring plan: %d changes planned, %d rejected.\nRisk: %s overall.%s\nWould you like to modify the plan before execution?",
+		len(p.Changes), len(p.Rejected), p.OverallRisk(), warning)
+}
+
+// LargePlan is the most changes a person can be expected to review one
+// by one. A plan with more (a document of thousands of sections compared
+// with a short one brings each of them as a change) is still made and
+// executed whole — the merge log accounts for every change — but it says
+// so: [Plan.Warning] is set and refactor-plan.md opens its changes with a
+// table grouping them by approach, target and source variant, which is
+// what such a plan can be reviewed by.
+const LargePlan = 100
+
+// Warning says why the plan is too large to review change by change, or
+// is empty when it is not (see [LargePlan]).
+func (p Plan) Warning() string {
+	if len(p.Changes) <= LargePlan {
+		return ""
+	}
+	return fmt.Sprintf("the refactoring plan has %d changes, more than the %d a person can review one by one; "+
+		"the plan groups them by approach, target and source variant (%d groups): review the groups, and consider comparing fewer or shorter variants",
+		len(p.Changes), LargePlan, len(p.changeGroups()))
+}
+
+// changeGroup is the changes of a large plan that do the same thing in
+// the same place: one approach, one target, one source variant.
+type changeGroup struct {
+	approach Approach
+	target   SectionRef
+	variant  VariantRef
+	numbers  []int
+	risk     RiskLevel
+}
+
+// changeGroups groups the changes, in the order of each group's first
+// change.
+func (p Plan) changeGroups() []changeGroup {
+	type key struct {
+		approach Approach
+		target   SectionRef
+		label    string
+	}
+	at := map[key]int{}
+	var out []changeGroup
+	for _, c := range p.Changes {
+		k := key{c.Approach, c.Target, c.Source.Variant.Label}
+		i, ok := at[k]
+		if !ok {
+			i = len(out)
+			at[k] = i
+			out = append(out, changeGroup{approach: c.Approach, target: c.Target, variant: c.Source.Variant})
+		}
+		g := &out[i]
+		g.numbers = append(g.numbers, c.Number)
+		if c.Risk.Level.rank() > g.risk.rank() {
+			g.risk = c.Risk.Level
+		}
+	}
+	return out
+}
+
+// maxGroupRows bounds the group table of a large plan: past it, the
+// remaining groups are counted, not listed.
+const maxGroupRows = 50
+
+// writeGroups writes the group table of a large plan.
+func (p Plan) writeGroups(b *strings.Builder) {
+	groups := p.changeGroups()
+	fmt.Fprintf(b, "\n%d changes in %d groups (see the warning above): each group does one thing in one place. Every change follows in full.\n\n", len(p.Changes), len(groups))
+	b.WriteString("| Changes | Count | Approach | Target | From | Risk |\n|---------|-------|----------|--------|------|------|\n")
+	for i, g := range groups {
+		if i == maxGroupRows {
+			rest := 0
+			for _, g := range groups[i:] {
+				rest += len(g.numbers)
+			}
+			fmt.Fprintf(b, "| … | %d | %d more groups | | | |\n", rest, len(groups)-i)
+			break
+		}
+		target := "end of the document"
+		if !g.target.IsZero() {
+			target = g.target.String()
+		}
+		fmt.Fprintf(b, "| %s | %d | %s | %s | %s | %s |\n", numberRanges(g.numbers), len(g.numbers), g.approach,
+			mdCell(target), mdCell(g.variant.String()), g.risk)
+	}
+}
+
+// numberRanges writes ascending change numbers as ranges: "#1–#37, #40".
+func numberRanges(ns []int) string {
+	var parts []string
+	for i := 0; i < len(ns); {
+		j := i
+		for j+1 < len(ns) && ns[j+1] == ns[j]+1 {
+			j++
+		}
+		if j == i {
+			parts = append(parts, fmt.Sprintf("#%d", ns[i]))
+		} else {
+			parts = append(parts, fmt.Sprintf("#%d–#%d", ns[i], ns[j]))
+		}
+		i = j + 1
+	}
+	if len(parts) > 6 {
+		parts = append(parts[:5], fmt.Sprintf("… (%d ranges)", len(parts)))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // Markdown renders refactor-plan.md as ARTIFACTS.md lays it out.
@@ -113,10 +222,16 @@ func (p Plan) Markdown() string {
 	fmt.Fprintf(&b, "- **Incorporating strengths from:** %s\n", mdInline(strings.Join(from, ", ")))
 	fmt.Fprintf(&b, "- **Planned changes:** %d\n", len(p.Changes))
 	fmt.Fprintf(&b, "- **Overall risk:** %s\n", p.OverallRisk())
+	if w := p.Warning(); w != "" {
+		fmt.Fprintf(&b, "- **Warning:** %s\n", mdInline(strings.ToUpper(w[:1])+w[1:]))
+	}
 
 	b.WriteString("\n## Planned Changes\n")
 	if len(p.Changes) == 0 {
 		b.WriteString("\nNone: the base is merged as it is.\n")
+	}
+	if len(p.Changes) > LargePlan {
+		p.writeGroups(&b)
 	}
 	for _, c := range p.Changes {
 		fmt.Fprintf(&b, "\n### Change %d: %s (from Variant %s)\n\n", c.Number, mdInline(c.Title), mdInline(c.Source.Variant.Label))

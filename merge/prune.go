@@ -89,18 +89,3 @@ func pruneAligned(in PlanInput, changes []Change) []Rejection {
 	}
 	return out
 }
-
-// topicOf returns the alignment topic that holds section si of variant v.
-func topicOf(in PlanInput, v Variant, si int) (int, bool) {
-	for t, at := range in.Alignment {
-		for _, s := range at.Sections {
-			if s.Variant != v.Label {
-				continue
-			}
-			if i, ok := locate(v.Doc, s.Section); ok && i == si {
-				return t, true
-			}
-		}
-	}
-	return 0, false
-}

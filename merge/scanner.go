@@ -3,6 +3,7 @@ package merge
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/crucible-go/crucible/diff"
@@ -17,8 +18,41 @@ type RuleScanner struct{}
 
 var _ ContradictionScanner = RuleScanner{}
 
-// Scan implements [ContradictionScanner].
+// ruleScanKey memoises, per document, the rule scan of that document
+// alone: the merge scans its base once per merge and can start that scan
+// while it applies the changes (see execute).
+type ruleScanKey struct{}
+
+type ruleScan struct {
+	found []Contradiction
+	err   error
+}
+
+// Scan implements [ContradictionScanner]. The scan of one document is
+// computed once per document. The detectors fail only when their context
+// ends: a memoised failure is a scan cancelled for its first caller, and
+// a caller whose context is live scans afresh.
 func (RuleScanner) Scan(ctx context.Context, docs []*diff.Document) ([]Contradiction, error) {
+	if len(docs) != 1 || docs[0] == nil {
+		return scanRules(ctx, docs)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	r := docs[0].Memo(ruleScanKey{}, func() any {
+		found, err := scanRules(ctx, docs)
+		return ruleScan{found, err}
+	}).(ruleScan)
+	if r.err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return scanRules(ctx, docs)
+	}
+	return slices.Clone(r.found), nil
+}
+
+func scanRules(ctx context.Context, docs []*diff.Document) ([]Contradiction, error) {
 	cs, err := diff.DetectContradictions(ctx, docs...)
 	if err != nil {
 		return nil, err

@@ -35,3 +35,42 @@ func TestRuleScannerSignaturesIgnoreDocuments(t *testing.T) {
 	require.Len(t, found, 1)
 	assert.NotEqual(t, before[0].Signature, found[0].Signature)
 }
+
+// flakyCtx is a context whose Err turns to Canceled after its first call:
+// the scan starts, then finds itself cancelled.
+type flakyCtx struct {
+	context.Context
+	calls int
+}
+
+func (c *flakyCtx) Err() error {
+	c.calls++
+	if c.calls > 1 {
+		return context.Canceled
+	}
+	return nil
+}
+
+// TestRuleScannerMemo checks that the memoised scan of one document gives
+// what a fresh scan gives, and that a scan cancelled for its first caller
+// is not what a later caller gets.
+func TestRuleScannerMemo(t *testing.T) {
+	src := "# T\n\n## A\n\nThe retry timeout is 30 seconds.\n\n## B\n\nThe retry timeout is 90 seconds.\n"
+	fresh := func() *diff.Document {
+		d, err := diff.Parse("d.md", []byte(src))
+		require.NoError(t, err)
+		return d
+	}
+	want, err := scanRules(context.Background(), []*diff.Document{fresh()})
+	require.NoError(t, err)
+	require.NotEmpty(t, want, "the document contradicts itself")
+
+	d := fresh()
+	_, err = RuleScanner{}.Scan(&flakyCtx{Context: context.Background()}, []*diff.Document{d})
+	require.ErrorIs(t, err, context.Canceled)
+	for range 2 {
+		got, err := RuleScanner{}.Scan(context.Background(), []*diff.Document{d})
+		require.NoError(t, err)
+		require.Equal(t, want, got)
+	}
+}

@@ -59,63 +59,52 @@ func refOf(d *diff.Document, i int) SectionRef {
 // locate finds the section r names in d. With a title, the title decides
 // (equal up to case, spacing and numbering, else the best word overlap of
 // at least 0.8) and the number breaks ties; with a number alone, an
-// explicit heading number wins over an outline number.
+// explicit heading number wins over an outline number. Among equally good
+// sections the first wins.
+//
+// A plan locates every change's sections, several times, in documents of
+// thousands of sections; the answers come from an index of d (see
+// sectionIndex) built once per document, so that a plan costs time in
+// proportion to its changes, not to changes × sections.
 func locate(d *diff.Document, r SectionRef) (int, bool) {
 	if d == nil || r.IsZero() {
 		return -1, false
 	}
-	numberMatches := func(i int) bool {
-		if r.Number == "" {
-			return false
-		}
-		ref := refOf(d, i)
-		return ref.Number == r.Number || d.Sections[i].Number == r.Number
-	}
+	x := indexOf(d)
 	if r.Title == "" {
-		for i, s := range d.Sections {
-			if n, _, _, ok := refs.HeadingNumber(s.Title); ok && n == r.Number {
-				return i, true
-			}
+		if i, ok := x.explicit[r.Number]; ok {
+			return i, true
 		}
-		for i, s := range d.Sections {
-			if s.Number == r.Number {
-				return i, true
-			}
+		if i, ok := x.outline[r.Number]; ok {
+			return i, true
 		}
 		return -1, false
 	}
 	want := normTitle(refs.StripNumber(r.Title))
 	full := normTitle(r.Title)
-	titles := titlesOf(d)
-	best := -1
-	for i := range d.Sections {
-		if titles.full[i] == full || titles.stripped[i] == want {
-			if numberMatches(i) {
-				return i, true
-			}
-			if best < 0 {
+	// The title matches exactly: the first such section whose number
+	// matches too, else the first such section.
+	if r.Number != "" {
+		best := -1
+		for _, i := range []int{x.fullNumber.first(full, r.Number), x.strippedNumber.first(want, r.Number)} {
+			if i >= 0 && (best < 0 || i < best) {
 				best = i
 			}
+		}
+		if best >= 0 {
+			return best, true
+		}
+	}
+	best := -1
+	for _, i := range []int{x.fullFirst.first(full, ""), x.strippedFirst.first(want, "")} {
+		if i >= 0 && (best < 0 || i < best) {
+			best = i
 		}
 	}
 	if best >= 0 {
 		return best, true
 	}
-	set := words.NewSet(refs.StripNumber(r.Title))
-	bestScore := 0.0
-	for i := range d.Sections {
-		score := set.Dice(titles.words[i])
-		if score < refs.SameTitle {
-			continue
-		}
-		if numberMatches(i) {
-			score += 1 // the number breaks ties between similar titles
-		}
-		if score > bestScore {
-			best, bestScore = i, score
-		}
-	}
-	return best, best >= 0
+	return x.similar(words.NewSet(refs.StripNumber(r.Title)), r.Number)
 }
 
 // matchTitle returns the section of d whose title names the same section
@@ -126,32 +115,6 @@ func matchTitle(d *diff.Document, title string) int {
 		return -1
 	}
 	return i
-}
-
-// sectionTitles holds, per section of a document, the forms of its title
-// locate compares: normalised, normalised without its number, and its
-// word set. Plans locate many sections in the same documents, so each
-// document computes them once.
-type sectionTitles struct {
-	full, stripped []string
-	words          []words.Set
-}
-
-type sectionTitlesKey struct{}
-
-func titlesOf(d *diff.Document) *sectionTitles {
-	return d.Memo(sectionTitlesKey{}, func() any {
-		t := &sectionTitles{
-			full:     make([]string, len(d.Sections)),
-			stripped: make([]string, len(d.Sections)),
-			words:    make([]words.Set, len(d.Sections)),
-		}
-		for i, s := range d.Sections {
-			bare := refs.StripNumber(s.Title)
-			t.full[i], t.stripped[i], t.words[i] = normTitle(s.Title), normTitle(bare), words.NewSet(bare)
-		}
-		return t
-	}).(*sectionTitles)
 }
 
 func normTitle(s string) string {

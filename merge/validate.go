@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"golang.org/x/sync/errgroup"
+
 	"github.com/crucible-go/crucible/diff"
 	"github.com/crucible-go/crucible/internal/refs"
 )
@@ -133,12 +135,22 @@ type ContradictionRescan struct {
 // text); rewritten and stale are what rewriting its references did and
 // found.
 func validate(ctx context.Context, cfg *config, in Input, merged *diff.Document, nodes []*node, rewritten []string, stale []BrokenRef) Validation {
-	return Validation{
+	// The re-scan, the costly check, runs beside the others: they only
+	// read the documents.
+	var scan ContradictionRescan
+	var g errgroup.Group
+	g.Go(func() error {
+		scan = rescan(ctx, cfg.scanner, in, merged)
+		return nil
+	})
+	v := Validation{
 		Structure:   checkStructure(merged, in.Base, cfg.topics),
 		References:  checkReferences(merged, in.Base, nodes, rewritten, stale),
-		Rescan:      rescan(ctx, cfg.scanner, in, merged),
 		Identifiers: missingIdentifiers(in, merged),
 	}
+	_ = g.Wait()
+	v.Rescan = scan
+	return v
 }
 
 func checkStructure(merged, base *diff.Document, topics TopicMatcher) StructureCheck {

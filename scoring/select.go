@@ -301,6 +301,7 @@ func strengths(v Variant, i int, in Input) []Strength {
 		}
 	}
 	if in.Debate != nil {
+		point := pointsByID(in.Analysis)
 		for _, p := range in.Debate.Points {
 			if p.Winner != v.Label {
 				continue
@@ -309,7 +310,7 @@ func strengths(v Variant, i int, in Input) []Strength {
 			st := Strength{Variant: v.Label, Kind: FromDebate, Point: p.Point, Section: -1, Confidence: p.Confidence,
 				Round: p.Round, Description: p.Evidence}
 			if in.Analysis != nil {
-				if pt, ok := in.Analysis.Point(p.Point); ok {
+				if pt, ok := point(p.Point); ok {
 					if len(pt.Variants) > 0 && !slices.Contains(pt.Variants, i) {
 						// Winning a point about another variant's text (that
 						// its unique section is not needed, say) is no
@@ -335,6 +336,27 @@ func strengths(v Variant, i int, in Input) []Strength {
 		}
 	}
 	return out
+}
+
+// pointsByID is a.Point by a map: a debate of thousands of points looks
+// each up, and a.Point scans them all.
+func pointsByID(a *diff.Analysis) func(id string) (diff.Point, bool) {
+	if a == nil {
+		return func(string) (diff.Point, bool) { return diff.Point{}, false }
+	}
+	at := make(map[string]int, len(a.Points))
+	for i, p := range a.Points {
+		if _, ok := at[p.ID]; !ok {
+			at[p.ID] = i
+		}
+	}
+	return func(id string) (diff.Point, bool) {
+		i, ok := at[id]
+		if !ok {
+			return diff.Point{}, false
+		}
+		return a.Points[i], true
+	}
 }
 
 // pointDescription describes what the variant does on a diff point. A

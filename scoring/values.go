@@ -113,7 +113,7 @@ func enumeratedValues(d *diff.Document) map[string]bool {
 				lists = append(lists, m)
 			}
 		}
-		for _, m := range reValueLabel.FindAllStringSubmatch(src, -1) {
+		for _, m := range valueLabelMatches(src) {
 			for _, v := range leadingValues(m[1]) {
 				vals[v] = true
 			}
@@ -151,6 +151,34 @@ func enumeratedValues(d *diff.Document) map[string]bool {
 		}
 	}
 	return vals
+}
+
+// labelCores are substrings every match of reValueLabel holds, lower-cased:
+// a text without any of them has no value label, and the pattern (case
+// folding over an alternation without a literal prefix) is the costly
+// part of the scan, so it runs only on the few blocks that have one.
+var labelCores = []string{"verdict", "stat", "decision", "outcome", "result", "severit", "priorit", "rating",
+	"disposition", "classification", "level", "tier", "mode", "recommendation", "assessment", "grade", "value",
+	"one of", "mark", "set to", "return"}
+
+// valueLabelMatches is reValueLabel.FindAllStringSubmatch(src, -1).
+func valueLabelMatches(src string) [][]string {
+	// Case folding maps two non-ASCII letters to ASCII ones: the long s
+	// and the Kelvin sign. A text with either is matched as it is.
+	if !strings.ContainsAny(src, "\u017f\u212a") {
+		lower := strings.ToLower(src)
+		found := false
+		for _, c := range labelCores {
+			if strings.Contains(lower, c) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return nil
+		}
+	}
+	return reValueLabel.FindAllStringSubmatch(src, -1)
 }
 
 func notAlnum(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }

@@ -104,3 +104,43 @@ func capital(s string) string {
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
 }
+
+// Sections returns a Markdown document of n short sections built from seed:
+// the shape of a large generated inventory (a catalogue of endpoints,
+// settings or requirements), where the count of sections, not their
+// length, is what grows. Sections alternate between two heading levels and
+// carry numbers, requirement ids, acronyms, enumerated values and
+// references to earlier sections, so that every step that looks at those
+// has work that grows with n.
+func Sections(seed uint64, n int) []byte {
+	r := rand.New(rand.NewPCG(seed, 0x5ec7))
+	var b strings.Builder
+	b.Grow(n * 160)
+	fmt.Fprintf(&b, "# Inventory (draft %d)\n\nThis inventory lists %d items of the platform.\n\n", seed%7+1, n)
+	top := 0
+	for i := range n {
+		subj := subjects[r.IntN(len(subjects))]
+		if i%5 == 0 {
+			top++
+			fmt.Fprintf(&b, "## %d. %s %d\n\n", top, topics[r.IntN(len(topics))], i)
+		} else {
+			fmt.Fprintf(&b, "### %d.%d Item %d\n\n", top, i%5, i)
+		}
+		switch r.IntN(4) {
+		case 0:
+			fmt.Fprintf(&b, "- FR-%04d: %s must respond within %d ms.\n\n", i+1, capital(subj), 10*(1+r.IntN(50)))
+		case 1:
+			fmt.Fprintf(&b, "The value of item %d is %d ms and the mode is one of `fast`, `safe` or `off`.\n\n", i, i*3%997)
+		case 2:
+			fmt.Fprintf(&b, "%s uses the %s API (TTL %d s) and stores data in %s.\n\n", capital(subj),
+				[...]string{"REST", "gRPC", "SQL", "SMTP", "LDAP"}[r.IntN(5)], 5*(1+r.IntN(20)), databases[r.IntN(len(databases))])
+		default:
+			if top > 1 {
+				fmt.Fprintf(&b, "See Section %d for the related limits; %s depends on it.\n\n", 1+r.IntN(top-1), subj)
+			} else {
+				fmt.Fprintf(&b, "%s retains records for %d days.\n\n", capital(subj), 7*(1+r.IntN(12)))
+			}
+		}
+	}
+	return []byte(b.String())
+}

@@ -1,0 +1,157 @@
+package adversarial
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/crucible-go/crucible/internal/cputime"
+	"github.com/crucible-go/crucible/internal/samplegen"
+	"github.com/crucible-go/crucible/scoring"
+)
+
+// stepClock times a run's steps from its events: a step's own work runs
+// from its start to its finish event; what follows the finish until the
+// next step starts (rendering its artifact, handing it to the sink) is
+// counted as that step's rendering.
+//
+// Beside wall time it counts the process's CPU time over the same spans
+// ("<step>-cpu-ms"): on a machine shared with other work, wall time
+// measures the neighbours as much as the step, CPU time much less. Work a
+// step starts in the background (step 3's preparation during the debate)
+// is counted in the span it runs in.
+type stepClock struct {
+	mu      sync.Mutex
+	last    time.Time
+	lastCPU time.Duration
+	step    string
+	spent   map[string]time.Duration
+	cpu     map[string]time.Duration
+}
+
+func newStepClock() *stepClock {
+	return &stepClock{spent: map[string]time.Duration{}, cpu: map[string]time.Duration{}}
+}
+
+func (c *stepClock) start() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.last, c.step = time.Now(), "input"
+	c.lastCPU, _ = cputime.Now()
+}
+
+func (c *stepClock) lap(next string) {
+	now := time.Now()
+	cpu, _ := cputime.Now()
+	c.spent[c.step] += now.Sub(c.last)
+	c.cpu[c.step] += cpu - c.lastCPU
+	c.last, c.lastCPU, c.step = now, cpu, next
+}
+
+func (c *stepClock) Observe(e Event) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	switch e.Kind {
+	case StepStarted:
+		c.lap(e.Step)
+	case StepFinished:
+		c.lap("render-" + e.Step)
+	}
+}
+
+func (c *stepClock) stop() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.lap("")
+}
+
+// report reports each step's mean wall and CPU time over runs, and
+// returns the CPU times.
+func (c *stepClock) report(b *testing.B, runs int) map[string]float64 {
+	out := map[string]float64{}
+	for _, s := range scaleSteps {
+		b.ReportMetric(float64(c.spent[s].Microseconds())/1000/float64(max(runs, 1)), s+"-ms")
+		ms := float64(c.cpu[s].Microseconds()) / 1000 / float64(max(runs, 1))
+		out[s] = ms
+		b.ReportMetric(ms, s+"-cpu-ms")
+	}
+	return out
+}
+
+// scaleSteps are the names stepClock reports, in pipeline order.
+var scaleSteps = []string{"input", "diff", "render-diff", "debate", "render-debate", "scoring", "render-scoring",
+	"plan", "render-plan", "merge", "render-merge"}
+
+// BenchmarkPipelineSteps runs the offline pipeline on one document of n
+// short sections (1k, 5k, 20k) against a normal 50 KB specification and
+// reports each step's wall and CPU time per run ("<step>-ms",
+// "<step>-cpu-ms") and the growth of its CPU time per doubling of n since
+// the previous size ("<step>-x2"): a step that is linear shows 2, n log n
+// a little above, and a quadratic one 4. The acceptance bar is 2.5. Steps
+// under 5 ms at both sizes report no growth: their ratio is noise.
+//
+// Shapes: "big-base" lets the scoring choose the base (the large
+// document wins on coverage), so the plan carries a few dozen changes;
+// "normal-base" keeps the normal document as the base at the scoring
+// checkpoint, so every section of the large one is a unique contribution
+// to take — a plan of thousands of changes, the case that made the plan
+// quadratic; "pair" compares two documents of n sections each, so that
+// the alignment and the diff see n sections on both sides.
+func BenchmarkPipelineSteps(b *testing.B) {
+	normal := Draft{Name: "normal.md", Content: samplegen.Spec(1, 50<<10)}
+	for _, shape := range []string{"big-base", "normal-base", "pair"} {
+		sizes := []int{1000, 5000, 20000}
+		cpu := map[int]map[string]float64{} // per size, the last run's CPU per step
+		for k, n := range sizes {
+			big := Draft{Name: "big.md", Content: samplegen.Sections(1, n)}
+			other := normal
+			if shape == "pair" {
+				other = Draft{Name: "big2.md", Content: samplegen.Sections(2, n)}
+			}
+			b.Run(fmt.Sprintf("%s/sections=%d", shape, n), func(b *testing.B) {
+				clock := newStepClock()
+				p := New(WithClock(fixedClock), WithObserver(clock), WithCheckpoints(keepBase{base: "B"}))
+				in := Input{Compare: []Draft{big, other}, Interactive: shape == "normal-base"}
+				runs := 0
+				for b.Loop() {
+					clock.start()
+					res, err := p.Run(context.Background(), in)
+					clock.stop()
+					if err != nil || res.Status == StatusFailed {
+						b.Fatalf("run failed: %v %v", err, res.Warnings)
+					}
+					runs++
+				}
+				cur := clock.report(b, runs)
+				cpu[n] = cur
+				if k == 0 || cpu[sizes[k-1]] == nil {
+					return
+				}
+				prevN := sizes[k-1]
+				prev := cpu[prevN]
+				for _, s := range scaleSteps {
+					ms := cur[s]
+					// growth per doubling of CPU time; spans under 5 ms
+					// at both sizes are timer noise
+					if p := prev[s]; (p >= 5 || ms >= 5) && p > 0 {
+						doublings := math.Log2(float64(n) / float64(prevN))
+						b.ReportMetric(math.Pow(ms/p, 1/doublings), s+"-x2")
+					}
+				}
+			})
+		}
+	}
+}
+
+// keepBase is a checkpoint that makes the variant labelled base the base.
+type keepBase struct {
+	AutoCheckpoints
+	base string
+}
+
+func (k keepBase) AfterScoring(context.Context, *scoring.Scorecard) (string, error) {
+	return k.base, nil
+}

@@ -1,0 +1,34 @@
+package scoring
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/crucible-go/crucible/internal/samplegen"
+)
+
+// TestValueLabelPrefilter checks that skipping blocks without a label core
+// never loses a match: valueLabelMatches agrees with the pattern on every
+// line of generated specifications and on texts that only case folding
+// makes labels.
+func TestValueLabelPrefilter(t *testing.T) {
+	texts := []string{
+		"**Verdict**: **REFUTED**", "one verdict: ACCEPT, REJECT or MODIFY", "7 values (NONE, CHECKING, PASS)",
+		"Status: BLOCKED until the TQ drains", "STATUS PASS", "ſtatus PASS", "reſult: PASS", "mar\u212aed as DONE", "MARKED AS DONE",
+		"Set To ON", "the gateway returns OK", "no label here: FOO BAR", "", "Ratings\n: HIGH",
+	}
+	for seed := range uint64(3) {
+		texts = append(texts, strings.Split(string(samplegen.Spec(seed+1, 20<<10)), "\n\n")...)
+		texts = append(texts, strings.Split(string(samplegen.Sections(seed+1, 200)), "\n\n")...)
+	}
+	hits := 0
+	for _, s := range texts {
+		want := reValueLabel.FindAllStringSubmatch(s, -1)
+		require.Equal(t, want, valueLabelMatches(s), "%q", s)
+		hits += len(want)
+	}
+	require.Positive(t, hits, "the texts hold labels")
+	require.NotEmpty(t, valueLabelMatches("reſult: PASS"), "case folding makes a label of the long s")
+}
