@@ -1,4 +1,4 @@
-package main
+package roadmapcmd
 
 import (
 	"bytes"
@@ -16,6 +16,9 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/crucible-go/crucible/diff"
+	"github.com/crucible-go/crucible/examples/internal/models"
+	"github.com/crucible-go/crucible/provider"
+	"github.com/crucible-go/crucible/provider/providertest"
 )
 
 // goldenDir is absolute: the tests run in temporary working directories.
@@ -37,7 +40,7 @@ func fixed() time.Time { return time.Date(2026, 2, 13, 9, 0, 0, 0, time.UTC) }
 // can run in a temporary working directory.
 func sample(t *testing.T, name string) string {
 	t.Helper()
-	p, err := filepath.Abs(filepath.Join("testdata", name))
+	p, err := filepath.Abs(filepath.Join("..", "..", "samples", name))
 	require.NoError(t, err)
 	return p
 }
@@ -55,7 +58,7 @@ func runIn(t *testing.T, stdin string, args ...string) (outcome, string) {
 	t.Chdir(dir)
 	var out, errOut bytes.Buffer
 	env := func(string) (string, bool) { return "", false }
-	code := run(context.Background(), args, strings.NewReader(stdin), &out, &errOut, env, fixed)
+	code := run(context.Background(), args, strings.NewReader(stdin), &out, &errOut, env, fixed, fakeAdapters)
 	return outcome{code, out.String(), errOut.String()}, dir
 }
 
@@ -287,7 +290,7 @@ func TestBadInput(t *testing.T) {
 			t.Chdir(t.TempDir())
 			var out, errOut bytes.Buffer
 			env := func(k string) (string, bool) { v, ok := tt.env[k]; return v, ok }
-			code := run(context.Background(), args, strings.NewReader(""), &out, &errOut, env, fixed)
+			code := run(context.Background(), args, strings.NewReader(""), &out, &errOut, env, fixed, fakeAdapters)
 			assert.Equal(t, exitUsage, code)
 			assert.True(t, strings.HasSuffix(errOut.String(), tt.want), "stderr:\n%s", errOut.String())
 			assert.Empty(t, out.String())
@@ -312,4 +315,13 @@ func TestOrchestratorForFiveAgents(t *testing.T) {
 		"the pipeline ran its orchestrator")
 	a := frontMatter(t, filepath.Join(out, "roadmap.md"))["adversarial"].(map[string]any)
 	assert.Len(t, a["agents"], 5, "the orchestrator is not an agent")
+}
+
+// fakeAdapters stand in for the SDK adapters the offline build does not
+// link: the registry has the provider's model table, and no call reaches
+// a network.
+var fakeAdapters = map[string]models.Adapter{
+	models.OpenAI: func(models.Env, []models.Model, models.AdapterConfig) (provider.Provider, error) {
+		return providertest.NewFake(), nil
+	},
 }

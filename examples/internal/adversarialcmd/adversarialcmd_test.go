@@ -1,4 +1,4 @@
-package main
+package adversarialcmd
 
 import (
 	"bytes"
@@ -28,7 +28,7 @@ type outcome struct {
 func runMain(t *testing.T, stdin string, args ...string) outcome {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	code := run(context.Background(), args, strings.NewReader(stdin), &out, &errOut, noEnv)
+	code := run(context.Background(), args, strings.NewReader(stdin), &out, &errOut, noEnv, nil)
 	return outcome{code, out.String(), errOut.String()}
 }
 
@@ -50,7 +50,7 @@ func parseContract(t *testing.T, stdout string) contract {
 }
 
 // sample is the path of a bundled sample variant.
-func sample(name string) string { return filepath.Join("..", "samples", name) }
+func sample(name string) string { return filepath.Join("..", "..", "samples", name) }
 
 var pipelineArtifacts = []string{
 	"adversarial/diff-analysis.md",

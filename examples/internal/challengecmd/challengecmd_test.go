@@ -1,4 +1,4 @@
-package main
+package challengecmd
 
 import (
 	"bytes"
@@ -24,7 +24,7 @@ func noEnv(string) (string, bool) { return "", false }
 func runMain(t *testing.T, args ...string) (string, string, error) {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	err := run(context.Background(), args, &out, &errOut, fixed, noEnv)
+	err := run(context.Background(), args, &out, &errOut, fixed, noEnv, nil)
 	return out.String(), errOut.String(), err
 }
 
@@ -141,7 +141,7 @@ func TestRunErrors(t *testing.T) {
 		{[]string{"-type", "roadmap"}, "the bundled sample is a plan"},
 		{[]string{"-profile", "premium"}, `unknown model profile "premium"`},
 		{[]string{"-file", "/nonexistent/PLAN.md"}, "no such file"},
-		{[]string{"-provider", "anthropic"}, "ANTHROPIC_API_KEY"},
+		{[]string{"-provider", "anthropic"}, "this build has no model adapters"},
 		{[]string{"-model", "opus"}, "needs --provider"},
 		{[]string{"extra"}, "unexpected arguments: extra"},
 		{[]string{"-nope"}, "flag provided but not defined"},

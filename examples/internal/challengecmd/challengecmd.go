@@ -1,0 +1,257 @@
+// Package challengecmd is the challenge example command: it runs Crucible's
+// single-adversary challenge loop over a bundled sample plan and prints the
+// outcome: each round's challenges with the evidence they quote, the
+// defense, how the debate ended, the final decision and the decision-log
+// entry a host would append to its state file.
+//
+//	go run ./examples/challenge
+//	go run ./examples/challenge -rounds 2
+//	go run ./examples/challenge -log            # only the decision-log entry
+//	go run ./examples/challenge -file ROADMAP.md -type roadmap -context REQUIREMENTS.md
+//	go run ./examples/challenge -provider anthropic -profile quality
+//
+// By default nothing calls a model: the offline adversary's rule-based
+// checks challenge the plan, the rule-based defender answers, the sample's
+// "author" applies the revision bundled under testdata/ after round 1, and
+// the rule-based decider makes the final call. With -provider the
+// adversary is a model; the defender and decider stay rule-based.
+package challengecmd
+
+import (
+	"context"
+	"embed"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/crucible-go/crucible/adversarial/challenge"
+	"github.com/crucible-go/crucible/examples/internal/cli"
+	"github.com/crucible-go/crucible/examples/internal/models"
+)
+
+//go:embed testdata/*.md
+var bundled embed.FS
+
+// The sample plan as its author wrote it, and as the author revised it
+// after the first round of challenges.
+const (
+	samplePath     = "testdata/PLAN.md"
+	sampleRevision = "testdata/PLAN-r1.md"
+)
+
+// Main runs the command in env and returns its exit status.
+func Main(ctx context.Context, env cli.Env) int {
+	if err := run(ctx, env.Args, env.Stdout, env.Stderr, env.Now, env.LookupEnv, env.Adapters); err != nil {
+		fmt.Fprintln(env.Stderr, "challenge:", err)
+		return cli.ExitFailed
+	}
+	return cli.ExitOK
+}
+
+type options struct {
+	cfg        challenge.Config
+	file       string
+	typ        challenge.ArtifactType
+	context    string
+	logOnly    bool
+	maxPerRule int
+	models     *models.Flags
+}
+
+func parseFlags(args []string, stderr io.Writer) (options, error) {
+	var o options
+	fs := flag.NewFlagSet("challenge", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	rounds := fs.Int("rounds", challenge.DefaultMaxRounds, "maximum rounds of debate (1–10)")
+	profile := fs.String("profile", string(challenge.DefaultProfile), "model profile for -provider anthropic: quality (opus), balanced (sonnet), budget (haiku)")
+	typ := fs.String("type", string(challenge.Plan), "artifact type of -file: requirements, roadmap, plan, verification")
+	fs.StringVar(&o.file, "file", "", "challenge this Markdown file instead of the bundled sample plan")
+	fs.StringVar(&o.context, "context", "", "a file with the project context (e.g. REQUIREMENTS.md for a roadmap)")
+	fs.BoolVar(&o.logOnly, "log", false, "print only the decision-log entry")
+	fs.IntVar(&o.maxPerRule, "max-per-rule", challenge.DefaultMaxPerRule, "most challenges one offline check raises (0: no cap)")
+	o.models = models.RegisterFlags(fs)
+	if err := fs.Parse(args); err != nil {
+		return o, err
+	}
+	if fs.NArg() > 0 {
+		return o, fmt.Errorf("unexpected arguments: %s", strings.Join(fs.Args(), " "))
+	}
+	if *rounds < 1 {
+		return o, fmt.Errorf("-rounds: max rounds %d is outside 1–%d", *rounds, challenge.MaxRoundsLimit)
+	}
+	t, err := challenge.ParseArtifactType(*typ)
+	if err != nil {
+		return o, err
+	}
+	o.typ = t
+	o.cfg = challenge.Config{Enabled: true, MaxRounds: *rounds, Profile: challenge.Profile(strings.ToLower(*profile))}
+	return o, o.cfg.Validate()
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer, now func() time.Time, env models.Env, adapters map[string]models.Adapter) error {
+	o, err := parseFlags(args, stderr)
+	if err != nil {
+		return err
+	}
+	in, revisions, err := load(o)
+	if err != nil {
+		return err
+	}
+	adversary, describe, err := newAdversary(o, env, adapters)
+	if err != nil {
+		return err
+	}
+	loop := challenge.New(challenge.WithConfig(o.cfg), challenge.WithAdversary(adversary),
+		challenge.WithDefender(&author{revisions: revisions}), challenge.WithClock(now))
+
+	if !o.logOnly {
+		bar := strings.Repeat("━", 54)
+		fmt.Fprintf(stdout, "%s\n CRUCIBLE ► ADVERSARIAL REVIEW\n%s\n\n", bar, bar)
+		fmt.Fprintf(stdout, "◆ Challenging %s %s (%s, up to %d rounds)...\n", in.Type, in.Name, describe, o.cfg.Rounds())
+	}
+	out, err := loop.Run(ctx, in)
+	if err != nil && out == nil {
+		return err
+	}
+	if o.logOnly {
+		fmt.Fprint(stdout, out.Markdown())
+		return err
+	}
+	printOutcome(stdout, out)
+	fmt.Fprintln(stdout, "\n== Decision-log entry (append it to the project's state file)")
+	fmt.Fprintln(stdout)
+	fmt.Fprint(stdout, out.Markdown())
+	// The adversary is advisory: an error still leaves the artifact usable,
+	// but the run reports it.
+	return err
+}
+
+// load returns the input and the author's revisions: the bundled sample
+// and its revision, or the -file with none.
+func load(o options) (challenge.Input, []string, error) {
+	in := challenge.Input{Type: o.typ}
+	if o.context != "" {
+		b, err := os.ReadFile(o.context)
+		if err != nil {
+			return in, nil, err
+		}
+		in.Context = string(b)
+	}
+	if o.file != "" {
+		b, err := os.ReadFile(o.file)
+		if err != nil {
+			return in, nil, err
+		}
+		in.Name, in.Artifact = o.file, string(b)
+		return in, nil, nil
+	}
+	if o.typ != challenge.Plan {
+		return in, nil, errors.New("the bundled sample is a plan; give -file for another type")
+	}
+	sample, err := bundled.ReadFile(samplePath)
+	if err != nil {
+		return in, nil, err
+	}
+	revision, err := bundled.ReadFile(sampleRevision)
+	if err != nil {
+		return in, nil, err
+	}
+	in.Name, in.Artifact = "PLAN.md", string(sample)
+	return in, []string{string(revision)}, nil
+}
+
+// newAdversary returns the offline adversary, or a model through the
+// registry the -provider and -model flags open.
+func newAdversary(o options, env models.Env, adapters map[string]models.Adapter) (challenge.Adversary, string, error) {
+	reg, err := models.Open(*o.models, env, adapters)
+	if err != nil {
+		return nil, "", err
+	}
+	if reg == nil {
+		return challenge.Offline(challenge.WithMaxPerRule(o.maxPerRule)), "offline adversary", nil
+	}
+	cfg := o.cfg
+	if m := strings.TrimSpace(o.models.Model); m != "" || !strings.EqualFold(o.models.Provider, models.Anthropic) {
+		// Profiles name Claude models; other providers use --model or
+		// their default.
+		cfg.Model = o.models.DefaultModel()
+	}
+	a, err := challenge.NewModelAdversaryFor(reg, cfg)
+	if err != nil {
+		return nil, "", err
+	}
+	id, _ := cfg.ResolveModel(reg)
+	return a, "adversary model " + id, nil
+}
+
+// author is the sample's defender: the rule-based defense, plus the
+// revision the author wrote after each round, while there is one.
+type author struct{ revisions []string }
+
+func (a *author) Defend(ctx context.Context, req challenge.DefenseRequest) (challenge.Defense, error) {
+	d, err := challenge.RuleDefender{}.Defend(ctx, req)
+	if err != nil {
+		return d, err
+	}
+	if i := req.Round - 1; i < len(a.revisions) {
+		d.Revised = a.revisions[i]
+		d.Summary += " The author revised the plan."
+	}
+	return d, nil
+}
+
+func printOutcome(w io.Writer, out *challenge.Outcome) {
+	byID := map[string]challenge.Tracked{}
+	for _, t := range out.Challenges {
+		byID[t.ID] = t
+	}
+	for _, r := range out.Rounds {
+		rep := r.Reply
+		if rep.NoObjections {
+			fmt.Fprintf(w, "\nRound %d: no objections\n", r.Number)
+			continue
+		}
+		noun := "challenges"
+		if len(rep.Challenges) == 1 {
+			noun = "challenge"
+		}
+		fmt.Fprintf(w, "\nRound %d: %d %s (%s)\n", r.Number, len(rep.Challenges), noun, rep.Convergence.Status)
+		for _, a := range rep.Assessments {
+			fmt.Fprintf(w, "  defense of %s: %s\n", a.Challenge, a.Status)
+		}
+		for _, c := range rep.Challenges {
+			t := byID[fmt.Sprintf("%d.%d", r.Number, c.Number)]
+			fmt.Fprintf(w, "  %s [%s] %s: %s\n", t.ID, c.Severity, c.Title, c.Concern)
+			fmt.Fprintf(w, "       evidence: %s\n", c.Evidence)
+			if t.Response != nil {
+				fmt.Fprintf(w, "       defense:  %s", t.Response.Action)
+				if t.Response.Evidence != "" {
+					fmt.Fprintf(w, ", citing %s", t.Response.Evidence)
+				}
+				fmt.Fprintln(w)
+			}
+			fmt.Fprintf(w, "       now:      %s\n", t.State)
+		}
+		if r.Revised {
+			fmt.Fprintln(w, "  the author revised the plan")
+		}
+	}
+	fmt.Fprintf(w, "\nOutcome: %s", out.Status)
+	if out.Error != "" {
+		fmt.Fprintf(w, " (%s)", out.Error)
+	}
+	rem := out.Remaining()
+	fmt.Fprintf(w, " after %d of %d rounds; %d addressed, %d resolved by evidence, %d flagged, %d remaining\n",
+		len(out.Rounds), out.MaxRounds, out.Count(challenge.StateAddressed), out.Count(challenge.StateResolved),
+		out.Count(challenge.StateFlagged), len(rem))
+	if d := out.Decision; d != nil {
+		fmt.Fprintf(w, "Decision: %s — %s\n", d.Verdict, d.Rationale)
+	}
+	if out.Revised {
+		fmt.Fprintln(w, "The artifact comes back revised.")
+	}
+}
