@@ -15,12 +15,8 @@ package adversarialcmd
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -32,18 +28,6 @@ import (
 	"github.com/crucible-go/crucible/examples/samples"
 )
 
-// Main runs the command in env and returns its exit status.
-func Main(ctx context.Context, env cli.Env) int {
-	return run(ctx, env.Args, env.Stdin, env.Stdout, env.Stderr, env.LookupEnv, env.Adapters)
-}
-
-// Exit statuses.
-const (
-	exitOK     = 0
-	exitFailed = 1
-	exitUsage  = 2
-)
-
 type options struct {
 	compare, source, generate, agents string
 	depth, focus, output, mergedName  string
@@ -52,14 +36,16 @@ type options struct {
 	models                            *models.Flags
 }
 
-// run is the program, with its environment passed in so tests can drive
-// it.
-func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, env models.Env, adapters map[string]models.Adapter) int {
-	fs := flag.NewFlagSet("adversarial", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+// Main runs the command in env and returns its exit status.
+func Main(ctx context.Context, env cli.Env) int {
+	c := cli.New("adversarial", env,
+		"adversarial [flags]                                   the bundled sample variants",
+		"adversarial --compare a.md,b.md[,…] [flags]           Mode A: compare existing files",
+		"adversarial --source F --generate TYPE --agents SPECS  Mode B: generate, then compare")
 	var o options
-	fs.StringVar(&o.compare, "compare", "", "Mode A: comma-separated Markdown files to compare (2–10)")
-	fs.StringVar(&o.source, "source", "", "Mode B: the source file to generate variants from")
+	fs := c.Flags
+	fs.StringVar(&o.compare, "compare", "", "Mode A: comma-separated Markdown files to compare (2–10); - is standard input")
+	fs.StringVar(&o.source, "source", "", "Mode B: the source file to generate variants from; - is standard input")
 	fs.StringVar(&o.generate, "generate", "", "Mode B: the artifact type to generate (roadmap, spec, design, …)")
 	fs.StringVar(&o.agents, "agents", "", `Mode B: agent specs model[:persona[:"instruction"]], comma-separated (2–10)`)
 	fs.StringVar(&o.depth, "depth", "standard", "debate depth: quick, standard or deep")
@@ -69,137 +55,130 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	fs.StringVar(&o.output, "output", "", "output directory (default: the first input's directory)")
 	fs.StringVar(&o.mergedName, "merged", adversarial.DefaultMergedOutputFile, "file name of the merged output")
 	o.models = models.RegisterFlags(fs)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	args, code, done := c.Parse()
+	if done {
+		return code
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "adversarial: unexpected arguments: %s\n", strings.Join(fs.Args(), " "))
-		return exitUsage
+	if len(args) > 0 {
+		return c.Fail(cli.Usagef("unexpected arguments: %s", strings.Join(args, " ")))
 	}
 
-	in, err := buildInput(o, stderr)
+	in, err := buildInput(c, o)
 	if err != nil {
-		fmt.Fprintf(stderr, "adversarial: %v\n", err)
-		return exitUsage
+		return c.Fail(err)
 	}
-	reg, err := models.Open(*o.models, env, adapters)
+	if o.interactive && c.UsesStdin() {
+		return c.Fail(cli.Usagef("--interactive asks on standard input, which - already reads"))
+	}
+	reg, err := models.Open(*o.models, env.LookupEnv, env.Adapters)
 	if err != nil {
-		fmt.Fprintf(stderr, "adversarial: %v\n", err)
-		return exitUsage
+		return c.Fail(cli.Usagef("%v", err))
 	}
 	in.Sink = adversarial.NewDirSink(in.OutputDir)
 
-	opts := []adversarial.Option{adversarial.WithObserver(progress(stderr))}
+	opts := []adversarial.Option{adversarial.WithObserver(progress(env.Stderr))}
 	if reg != nil {
 		opts = append(opts, console.ModelOptions(reg, o.models.DefaultModel())...)
 	}
 	if o.interactive {
-		opts = append(opts, adversarial.WithCheckpoints(&console.Checkpoints{In: console.NewLines(stdin), Out: stderr}))
+		opts = append(opts, adversarial.WithCheckpoints(&console.Checkpoints{In: console.NewLines(env.Stdin), Out: env.Stderr}))
 	}
 	res, err := adversarial.New(opts...).Run(ctx, in)
 	if res == nil {
-		fmt.Fprintf(stderr, "adversarial: %v\n", err)
-		return exitUsage
+		return c.Fail(cli.Input(err))
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "adversarial: %v\n", err)
+		fmt.Fprintf(env.Stderr, "adversarial: %v\n", err)
 	}
 	for _, w := range res.Warnings {
-		fmt.Fprintf(stderr, "warning: %s\n", w)
+		c.Warn("%s", w)
 	}
-	contract, yerr := res.ContractYAML()
-	if yerr != nil {
-		fmt.Fprintf(stderr, "adversarial: %v\n", yerr)
-		return exitFailed
+	if c.JSON {
+		if jerr := c.PrintJSON(res); jerr != nil {
+			return c.Fail(jerr)
+		}
+	} else {
+		contract, yerr := res.ContractYAML()
+		if yerr != nil {
+			return c.Fail(yerr)
+		}
+		env.Stdout.Write(contract)
 	}
-	stdout.Write(contract)
 	if res.Status == adversarial.StatusFailed || err != nil {
-		return exitFailed
+		return cli.ExitFailed
 	}
-	return exitOK
+	return cli.ExitOK
 }
 
 // buildInput turns the flags into the pipeline's input, reading files from
-// disk (or the bundled samples when no mode is given).
-func buildInput(o options, stderr io.Writer) (adversarial.Input, error) {
+// disk or standard input (or the bundled samples when no mode is given).
+// Its errors are bad input.
+func buildInput(c *cli.Command, o options) (adversarial.Input, error) {
 	in := adversarial.Input{
 		Depth: o.depth, Convergence: o.convergence, Focus: adversarial.SplitList(o.focus),
 		Interactive: o.interactive, MergedOutput: o.mergedName, OutputDir: o.output,
 	}
 	modeB := o.source != "" || o.generate != "" || o.agents != ""
 	if o.compare != "" && (o.source != "" || o.generate != "") {
-		return in, adversarial.ErrModeConflict
+		return in, cli.Input(adversarial.ErrModeConflict)
 	}
 	switch {
 	case o.compare == "" && !modeB:
-		fmt.Fprintf(stderr, "No --compare or --source given: running on the bundled sample variants (%s).\n", strings.Join(samples.Ingest(), ", "))
+		fmt.Fprintf(c.Env.Stderr, "No --compare or --source given: running on the bundled sample variants (%s).\n", strings.Join(samples.Ingest(), ", "))
 		drafts, warnings, err := adversarial.LoadVariants(samples.FS(), samples.Ingest())
 		if err != nil {
 			return in, err
 		}
-		printWarnings(stderr, warnings)
+		printWarnings(c, warnings)
 		in.Compare, in.ArtifactType = drafts, "Specification"
 		if in.OutputDir == "" {
 			in.OutputDir = "crucible-output"
 		}
 	case o.compare != "":
 		paths := adversarial.SplitList(o.compare)
-		drafts, warnings, err := loadFiles(paths)
-		if err != nil {
-			return in, err
+		for _, p := range paths {
+			if err := cli.Check(p); err != nil {
+				return in, err
+			}
 		}
-		printWarnings(stderr, warnings)
+		drafts, warnings, err := adversarial.LoadVariants(c.Files(), paths)
+		if err != nil {
+			return in, cli.Input(err)
+		}
+		printWarnings(c, warnings)
 		in.Compare = drafts
 		in.Agents = o.agents
-		if in.OutputDir == "" && len(paths) > 0 {
+		if in.OutputDir == "" && len(paths) > 0 && paths[0] != "-" {
 			in.OutputDir = filepath.Dir(paths[0])
 		}
 	default:
 		in.Generate, in.Agents = o.generate, o.agents
 		if o.source != "" {
-			b, err := os.ReadFile(o.source)
+			b, err := c.ReadFile(o.source)
 			if err != nil {
-				if errors.Is(err, fs.ErrNotExist) {
-					return in, fmt.Errorf("%w: %s", adversarial.ErrFileNotFound, o.source)
-				}
 				return in, err
 			}
-			in.Source = &adversarial.Draft{Name: filepath.Base(o.source), Content: b}
-			if in.OutputDir == "" {
+			name := filepath.Base(o.source)
+			if o.source == "-" {
+				name = "stdin.md"
+			} else if in.OutputDir == "" {
 				in.OutputDir = filepath.Dir(o.source)
 			}
+			in.Source = &adversarial.Draft{Name: name, Content: b}
 		}
 	}
 	if in.OutputDir == "" {
 		in.OutputDir = "."
 	}
 	if _, err := in.Mode(); err != nil {
-		return in, err
+		return in, cli.Input(err)
 	}
 	return in, nil
 }
 
-// loadFiles reads Mode A files from disk with the seed's validation. The
-// paths are operating-system paths as the user typed them, absolute or
-// relative to the working directory.
-func loadFiles(paths []string) ([]adversarial.Draft, []string, error) {
-	return adversarial.LoadVariants(osFiles{}, paths)
-}
-
-// osFiles reads operating-system paths for LoadVariants. It is a host
-// adapter: unlike os.DirFS it accepts any path the user gives, absolute or
-// relative, which is what a command line needs.
-type osFiles struct{}
-
-func (osFiles) Open(name string) (fs.File, error)    { return os.Open(name) }
-func (osFiles) ReadFile(name string) ([]byte, error) { return os.ReadFile(name) }
-
-func printWarnings(w io.Writer, warnings []string) {
+func printWarnings(c *cli.Command, warnings []string) {
 	for _, s := range warnings {
-		fmt.Fprintf(w, "warning: %s\n", s)
+		c.Warn("%s", s)
 	}
 }
 

@@ -7,8 +7,9 @@
 //	go run ./examples/challenge
 //	go run ./examples/challenge -rounds 2
 //	go run ./examples/challenge -log            # only the decision-log entry
-//	go run ./examples/challenge -file ROADMAP.md -type roadmap -context REQUIREMENTS.md
-//	go run ./examples/challenge -provider anthropic -profile quality
+//	go run ./examples/challenge -type roadmap -context REQUIREMENTS.md ROADMAP.md
+//	cat PLAN.md | go run ./examples/challenge -json -
+//	go -C examples/withmodels run . challenge -provider anthropic -profile quality
 //
 // By default nothing calls a model: the offline adversary's rule-based
 // checks challenge the plan, the rule-based defender answers, the sample's
@@ -21,10 +22,8 @@ import (
 	"context"
 	"embed"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
@@ -45,12 +44,21 @@ const (
 
 // Main runs the command in env and returns its exit status.
 func Main(ctx context.Context, env cli.Env) int {
-	if err := run(ctx, env.Args, env.Stdout, env.Stderr, env.Now, env.LookupEnv, env.Adapters); err != nil {
-		fmt.Fprintln(env.Stderr, "challenge:", err)
-		return cli.ExitFailed
+	c := cli.New("challenge", env,
+		"challenge [flags]            the bundled sample plan",
+		"challenge [flags] FILE|-     a Markdown artifact of -type (- reads standard input)")
+	o, err := parseFlags(c)
+	if err != nil {
+		if errors.Is(err, errDone) {
+			return o.code
+		}
+		return c.Fail(err)
 	}
-	return cli.ExitOK
+	return c.Fail(run(ctx, c, o))
 }
+
+// errDone says Parse has already answered (help, or a usage error).
+var errDone = errors.New("done")
 
 type options struct {
 	cfg        challenge.Config
@@ -60,97 +68,114 @@ type options struct {
 	logOnly    bool
 	maxPerRule int
 	models     *models.Flags
+	code       int
 }
 
-func parseFlags(args []string, stderr io.Writer) (options, error) {
+func parseFlags(c *cli.Command) (options, error) {
 	var o options
-	fs := flag.NewFlagSet("challenge", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := c.Flags
 	rounds := fs.Int("rounds", challenge.DefaultMaxRounds, "maximum rounds of debate (1–10)")
 	profile := fs.String("profile", string(challenge.DefaultProfile), "model profile for -provider anthropic: quality (opus), balanced (sonnet), budget (haiku)")
-	typ := fs.String("type", string(challenge.Plan), "artifact type of -file: requirements, roadmap, plan, verification")
-	fs.StringVar(&o.file, "file", "", "challenge this Markdown file instead of the bundled sample plan")
-	fs.StringVar(&o.context, "context", "", "a file with the project context (e.g. REQUIREMENTS.md for a roadmap)")
+	typ := fs.String("type", string(challenge.Plan), "artifact type of FILE: requirements, roadmap, plan, verification")
+	fs.StringVar(&o.file, "file", "", "the same as the FILE argument")
+	fs.StringVar(&o.context, "context", "", "a file with the project context (e.g. REQUIREMENTS.md for a roadmap); - is standard input")
 	fs.BoolVar(&o.logOnly, "log", false, "print only the decision-log entry")
 	fs.IntVar(&o.maxPerRule, "max-per-rule", challenge.DefaultMaxPerRule, "most challenges one offline check raises (0: no cap)")
 	o.models = models.RegisterFlags(fs)
-	if err := fs.Parse(args); err != nil {
-		return o, err
+	args, code, done := c.Parse()
+	if done {
+		o.code = code
+		return o, errDone
 	}
-	if fs.NArg() > 0 {
-		return o, fmt.Errorf("unexpected arguments: %s", strings.Join(fs.Args(), " "))
+	switch {
+	case len(args) > 1:
+		return o, cli.Usagef("unexpected arguments: %s", strings.Join(args[1:], " "))
+	case len(args) == 1 && o.file != "":
+		return o, cli.Usagef("give the file as an argument or with -file, not both")
+	case len(args) == 1:
+		o.file = args[0]
 	}
 	if *rounds < 1 {
-		return o, fmt.Errorf("-rounds: max rounds %d is outside 1–%d", *rounds, challenge.MaxRoundsLimit)
+		return o, cli.Usagef("-rounds: max rounds %d is outside 1–%d", *rounds, challenge.MaxRoundsLimit)
 	}
 	t, err := challenge.ParseArtifactType(*typ)
 	if err != nil {
-		return o, err
+		return o, cli.Usagef("-type: %w", err)
 	}
 	o.typ = t
 	o.cfg = challenge.Config{Enabled: true, MaxRounds: *rounds, Profile: challenge.Profile(strings.ToLower(*profile))}
-	return o, o.cfg.Validate()
+	if err := o.cfg.Validate(); err != nil {
+		return o, cli.Usagef("%w", err)
+	}
+	return o, nil
 }
 
-func run(ctx context.Context, args []string, stdout, stderr io.Writer, now func() time.Time, env models.Env, adapters map[string]models.Adapter) error {
-	o, err := parseFlags(args, stderr)
+func run(ctx context.Context, c *cli.Command, o options) error {
+	stdout := c.Env.Stdout
+	in, revisions, err := load(c, o)
 	if err != nil {
 		return err
 	}
-	in, revisions, err := load(o)
+	adversary, describe, err := newAdversary(o, c.Env.LookupEnv, c.Env.Adapters)
 	if err != nil {
-		return err
+		return cli.Usagef("%w", err)
 	}
-	adversary, describe, err := newAdversary(o, env, adapters)
-	if err != nil {
-		return err
+	now := c.Env.Now
+	if now == nil {
+		now = time.Now
 	}
 	loop := challenge.New(challenge.WithConfig(o.cfg), challenge.WithAdversary(adversary),
 		challenge.WithDefender(&author{revisions: revisions}), challenge.WithClock(now))
 
-	if !o.logOnly {
-		bar := strings.Repeat("━", 54)
-		fmt.Fprintf(stdout, "%s\n CRUCIBLE ► ADVERSARIAL REVIEW\n%s\n\n", bar, bar)
-		fmt.Fprintf(stdout, "◆ Challenging %s %s (%s, up to %d rounds)...\n", in.Type, in.Name, describe, o.cfg.Rounds())
-	}
 	out, err := loop.Run(ctx, in)
 	if err != nil && out == nil {
 		return err
 	}
-	if o.logOnly {
+	switch {
+	case c.JSON:
+		if jerr := c.PrintJSON(out); jerr != nil {
+			return jerr
+		}
+	case o.logOnly:
 		fmt.Fprint(stdout, out.Markdown())
-		return err
+	default:
+		bar := strings.Repeat("━", 54)
+		fmt.Fprintf(stdout, "%s\n CRUCIBLE ► ADVERSARIAL REVIEW\n%s\n\n", bar, bar)
+		fmt.Fprintf(stdout, "◆ Challenging %s %s (%s, up to %d rounds)...\n", in.Type, in.Name, describe, o.cfg.Rounds())
+		printOutcome(stdout, out)
+		fmt.Fprintln(stdout, "\n== Decision-log entry (append it to the project's state file)")
+		fmt.Fprintln(stdout)
+		fmt.Fprint(stdout, out.Markdown())
 	}
-	printOutcome(stdout, out)
-	fmt.Fprintln(stdout, "\n== Decision-log entry (append it to the project's state file)")
-	fmt.Fprintln(stdout)
-	fmt.Fprint(stdout, out.Markdown())
 	// The adversary is advisory: an error still leaves the artifact usable,
 	// but the run reports it.
 	return err
 }
 
 // load returns the input and the author's revisions: the bundled sample
-// and its revision, or the -file with none.
-func load(o options) (challenge.Input, []string, error) {
+// and its revision, or the file with none.
+func load(c *cli.Command, o options) (challenge.Input, []string, error) {
 	in := challenge.Input{Type: o.typ}
 	if o.context != "" {
-		b, err := os.ReadFile(o.context)
+		b, err := c.ReadFile(o.context)
 		if err != nil {
 			return in, nil, err
 		}
 		in.Context = string(b)
 	}
 	if o.file != "" {
-		b, err := os.ReadFile(o.file)
+		b, err := c.ReadFile(o.file)
 		if err != nil {
 			return in, nil, err
 		}
 		in.Name, in.Artifact = o.file, string(b)
+		if o.file == "-" {
+			in.Name = "standard input"
+		}
 		return in, nil, nil
 	}
 	if o.typ != challenge.Plan {
-		return in, nil, errors.New("the bundled sample is a plan; give -file for another type")
+		return in, nil, cli.Usagef("the bundled sample is a plan; give a FILE for another type")
 	}
 	sample, err := bundled.ReadFile(samplePath)
 	if err != nil {

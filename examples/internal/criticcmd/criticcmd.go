@@ -7,6 +7,8 @@
 //	go run ./examples/critic
 //	go run ./examples/critic -criticality C3 -phase PH-EXPLORE -adr
 //	go run ./examples/critic -team TEAM-SINGLE -criticality C4   # rejected
+//	go run ./examples/critic docs/DESIGN.md                       # one critique of a file
+//	cat DESIGN.md | go run ./examples/critic --json -
 //
 // No model is called: the offline engine's rule-based strategies and judge
 // quote the artifact lines they cite, and the sample's "creator" replays
@@ -17,7 +19,6 @@ import (
 	"context"
 	"embed"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -40,25 +41,29 @@ var versions = []string{
 
 // Main runs the command in env and returns its exit status.
 func Main(ctx context.Context, env cli.Env) int {
-	if err := run(ctx, env.Args, env.Stdout, env.Stderr, env.Now); err != nil {
-		fmt.Fprintln(env.Stderr, "critic:", err)
-		return cli.ExitFailed
+	c := cli.New("critic", env,
+		"critic [flags]           mode selection, then a creator–critic–revision cycle on the bundled sample",
+		"critic [flags] FILE|-    mode selection, then one critique of FILE (- reads standard input)")
+	o, code, done := parseFlags(c)
+	if done {
+		return code
 	}
-	return cli.ExitOK
+	return c.Fail(run(ctx, c, o))
 }
 
 type options struct {
 	vector        critic.Vector
 	facts         critic.Facts
 	modes         string
+	criticality   string
 	maxIterations int
 	showContext   bool
+	file          string
 }
 
-func parseFlags(args []string, stderr io.Writer) (options, error) {
-	var o options
-	fs := flag.NewFlagSet("critic", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+// parseFlags parses the flags; done means return code at once.
+func parseFlags(c *cli.Command) (o options, code int, done bool) {
+	fs := c.Flags
 	crit := fs.String("criticality", "C2", "criticality C1–C4, or auto-detect")
 	phase := fs.String("phase", string(critic.PhaseDesign), "review phase: PH-EXPLORE, PH-DESIGN, PH-IMPL, PH-VALID, PH-MAINT")
 	target := fs.String("target", string(critic.TargetArch), "target type: TGT-CODE, TGT-ARCH, TGT-REQ, TGT-RES, TGT-DEC, TGT-PROC")
@@ -72,53 +77,94 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.BoolVar(&o.facts.ADR, "adr", false, "the artifact is a new or modified ADR (AE-003)")
 	fs.BoolVar(&o.facts.ModifiesBaselinedADR, "baselined-adr", false, "the artifact modifies a baselined ADR (AE-004)")
 	fs.BoolVar(&o.facts.SecurityRelevant, "security", false, "the artifact modifies security-relevant code (AE-005)")
-	fs.StringVar(&o.modes, "mode", "", "explicit critique modes for the cycle, e.g. steelman,devils-advocate,llm-as-judge (default: automatic)")
+	fs.StringVar(&o.modes, "mode", "", "explicit critique modes, e.g. steelman,devils-advocate,llm-as-judge (default: automatic)")
 	fs.IntVar(&o.maxIterations, "max-iterations", 4, "circuit breaker for the cycle (at least 3)")
 	fs.BoolVar(&o.showContext, "context", false, "print the accumulated pipeline context of the critique")
-	if err := fs.Parse(args); err != nil {
-		return o, err
+	args, code, done := c.Parse()
+	if done {
+		return o, code, true
 	}
-	if fs.NArg() > 0 {
-		return o, fmt.Errorf("unexpected arguments: %s", strings.Join(fs.Args(), " "))
+	if len(args) > 1 {
+		return o, c.Fail(cli.Usagef("unexpected arguments: %s", strings.Join(args[1:], " "))), true
+	}
+	if len(args) == 1 {
+		o.file = args[0]
 	}
 	o.vector = critic.Vector{Phase: critic.Phase(*phase), TargetType: critic.TargetType(*target), Maturity: critic.Maturity(*maturity),
 		Team: critic.Team(*team), Enforcement: critic.Enforcement(*enforcement), Platform: critic.Platform(*platform), TokenBudget: critic.TokenBudget(*budget)}
-	if c := strings.TrimSpace(*crit); c != "" && !strings.EqualFold(c, "auto-detect") {
-		level, err := critic.ParseCriticality(c)
+	if cr := strings.TrimSpace(*crit); cr != "" && !strings.EqualFold(cr, "auto-detect") {
+		level, err := critic.ParseCriticality(cr)
 		if err != nil {
-			fmt.Fprintf(stderr, "warning: Invalid criticality value '%s'; falling back to auto-detection.\n", c)
+			c.Warn("Invalid criticality value '%s'; falling back to auto-detection.", cr)
+		} else {
+			o.criticality = cr
 		}
 		o.vector.Criticality = level
 	}
-	return o, nil
+	if o.modes != "" {
+		// Unknown modes are a usage error, found before anything runs.
+		if _, err := critic.SelectExplicit(o.modes, o.criticality, o.facts); err != nil && !isRejected(err) {
+			return o, c.Fail(cli.Usagef("-mode: %w", err)), true
+		}
+	}
+	return o, 0, false
 }
 
-func run(ctx context.Context, args []string, stdout, stderr io.Writer, now func() time.Time) error {
-	o, err := parseFlags(args, stderr)
-	if err != nil {
-		return err
+func isRejected(err error) bool {
+	var rejected *critic.RejectedError
+	return errors.As(err, &rejected)
+}
+
+func run(ctx context.Context, c *cli.Command, o options) error {
+	var artifact critic.Artifact
+	if o.file != "" {
+		b, err := c.ReadFile(o.file)
+		if err != nil {
+			return err
+		}
+		artifact = critic.Artifact{Path: o.file, Content: string(b)}
+		if o.file == "-" {
+			artifact.Path = "standard input"
+		}
+		if err := artifact.Validate(); err != nil {
+			return cli.Input(err)
+		}
+	}
+	// With --json the text report is discarded and the result printed as
+	// JSON at the end; warnings still go to stderr.
+	stdout := c.Env.Stdout
+	if c.JSON {
+		stdout = io.Discard
+	}
+	now := c.Env.Now
+	if now == nil {
+		now = time.Now
 	}
 
 	fmt.Fprintln(stdout, "== Automatic mode selection")
 	sel, err := critic.SelectAutomatic(o.vector, o.facts)
 	var rejected *critic.RejectedError
 	if errors.As(err, &rejected) {
-		printSelection(stdout, rejected.Selection)
+		printSelection(stdout, c, rejected.Selection)
 		fmt.Fprintf(stdout, "\nREJECTED: %s\n", rejected.Reason)
-		return nil
+		return jsonIf(c, map[string]any{"selection": rejected.Selection, "rejected": rejected.Reason})
 	}
 	if err != nil {
 		return err
 	}
-	printSelection(stdout, sel)
+	printSelection(stdout, c, sel)
+
+	if o.file != "" {
+		return critique(ctx, c, stdout, o, sel, artifact, now)
+	}
 
 	fmt.Fprintln(stdout, "\n== Creator–critic–revision cycle (offline) on", versions[0])
-	c := critic.New(critic.WithClock(now))
-	cy := critic.NewCycle(c, &replay{}, critic.WithMaxIterations(o.maxIterations))
+	cr := critic.New(critic.WithClock(now))
+	cy := critic.NewCycle(cr, &replay{}, critic.WithMaxIterations(o.maxIterations))
 	res, err := cy.Run(ctx, critic.CycleInput{Path: "docs/webhook-delivery.md", Vector: o.vector, Facts: o.facts, Modes: o.modes})
 	if errors.As(err, &rejected) {
 		fmt.Fprintf(stdout, "REJECTED: %s\n", rejected.Reason)
-		return nil
+		return jsonIf(c, map[string]any{"selection": sel, "rejected": rejected.Reason})
 	}
 	if err != nil {
 		return err
@@ -137,19 +183,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, now func(
 			fmt.Fprintf(stdout, "  aborted: %s\n", it.Pipeline.Abort.Reason)
 		}
 		for _, w := range it.Pipeline.Warnings {
-			fmt.Fprintf(stdout, "  warning: %s\n", w.Message)
+			c.Warn("iteration %d: %s", it.Number, w.Message)
 		}
 	}
 	if o.showContext && len(res.Iterations) > 1 && res.Iterations[1].Pipeline != nil {
 		fmt.Fprintln(stdout, "\n== Pipeline context of the critique")
 		fmt.Fprint(stdout, res.Iterations[1].Pipeline.Context())
 	}
-	if j := lastJudge(res); j != nil {
-		fmt.Fprintf(stdout, "\nLast judgement (%s rubric):\n", j.Rubric)
-		for _, d := range j.Dimensions {
-			fmt.Fprintf(stdout, "  %-22s %.2f  %s\n", d.Name, d.Score, d.Rationale)
-		}
-	}
+	printJudge(stdout, lastJudge(res))
 
 	fmt.Fprintln(stdout, "\n== Score history")
 	fmt.Fprint(stdout, res.Tracking.Markdown())
@@ -163,14 +204,65 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, now func(
 	for _, f := range res.Flags {
 		fmt.Fprintf(stdout, "Anti-leniency flag %s (iteration %d): %s — %s\n", f.Check, f.Iteration, f.Action, f.Detail)
 	}
-	for _, c := range res.Caveats {
-		fmt.Fprintf(stdout, "Caveat: %s\n", c)
+	for _, cv := range res.Caveats {
+		fmt.Fprintf(stdout, "Caveat: %s\n", cv)
 	}
 	fmt.Fprintf(stdout, "\nOutcome: %s\n", res.Outcome)
-	return nil
+	return jsonIf(c, map[string]any{"selection": sel, "cycle": res})
 }
 
-func printSelection(w io.Writer, sel *critic.Selection) {
+// critique runs one critique pipeline over the user's artifact with the
+// explicit modes, or the automatically selected ones.
+func critique(ctx context.Context, c *cli.Command, stdout io.Writer, o options, sel *critic.Selection, a critic.Artifact, now func() time.Time) error {
+	if o.modes != "" {
+		explicit, err := critic.SelectExplicit(o.modes, o.criticality, o.facts)
+		if err != nil {
+			return err
+		}
+		sel = explicit
+	}
+	if len(sel.Modes) == 0 {
+		fmt.Fprintln(stdout, "\nNo critique: no mode selected.")
+		return jsonIf(c, map[string]any{"selection": sel})
+	}
+	fmt.Fprintf(stdout, "\n== Critique (offline) of %s\n", a.Path)
+	res, err := critic.New(critic.WithClock(now)).Run(ctx, critic.PipelineInput{Selection: sel, Artifact: a})
+	if res == nil {
+		return err
+	}
+	for _, w := range res.Warnings {
+		c.Warn("%s", w.Message)
+	}
+	score := "no score"
+	if s, ok := res.Score(); ok {
+		score = fmt.Sprintf("score %.2f (threshold %.2f)", s, res.Threshold)
+	}
+	fmt.Fprintf(stdout, "%s: %s; %s; %d findings\n", res.Status, critic.FormatModes(res.Modes), score, len(res.Findings()))
+	for _, f := range res.Findings() {
+		fmt.Fprintf(stdout, "  [%s] %s: %s\n", f.Severity, f.Mode, f.Summary)
+	}
+	if o.showContext {
+		fmt.Fprintln(stdout, "\n== Pipeline context of the critique")
+		fmt.Fprint(stdout, res.Context())
+	}
+	printJudge(stdout, res.Judge)
+	if jerr := jsonIf(c, critic.Review{Selection: sel, Pipeline: res}); jerr != nil {
+		return jerr
+	}
+	return err
+}
+
+func printJudge(w io.Writer, j *critic.JudgeResult) {
+	if j == nil {
+		return
+	}
+	fmt.Fprintf(w, "\nLast judgement (%s rubric):\n", j.Rubric)
+	for _, d := range j.Dimensions {
+		fmt.Fprintf(w, "  %-22s %.2f  %s\n", d.Name, d.Score, d.Rationale)
+	}
+}
+
+func printSelection(w io.Writer, c *cli.Command, sel *critic.Selection) {
 	v := sel.Vector
 	fmt.Fprintf(w, "Context vector: %s %s %s %s %s %s %s %s\n", sel.Declared, v.Phase, v.TargetType, v.Maturity, v.Team, v.Enforcement, v.Platform, v.TokenBudget)
 	fmt.Fprintln(w, "Decision trace:")
@@ -178,7 +270,7 @@ func printSelection(w io.Writer, sel *critic.Selection) {
 		fmt.Fprintln(w, "  "+line)
 	}
 	for _, warn := range sel.Warnings {
-		fmt.Fprintln(w, "Warning:", warn.Message)
+		c.Warn("%s", warn.Message)
 	}
 	for _, e := range sel.Escalations {
 		kind := "recommended"
@@ -240,4 +332,12 @@ func (r *replay) Create(context.Context, critic.CreateRequest) (critic.Artifact,
 
 func (r *replay) Revise(context.Context, critic.RevisionRequest) (critic.Artifact, error) {
 	return r.load()
+}
+
+// jsonIf prints v as JSON when --json asked for it.
+func jsonIf(c *cli.Command, v any) error {
+	if !c.JSON {
+		return nil
+	}
+	return c.PrintJSON(v)
 }

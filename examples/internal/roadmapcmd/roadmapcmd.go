@@ -27,12 +27,9 @@ package roadmapcmd
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
-	"io/fs"
 	"log/slog"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -52,34 +49,21 @@ import (
 // teams' drafts of one refund service.
 var bundledSpecs = []string{"refunds-payments.md", "refunds-platform.md"}
 
-// Main runs the command in env and returns its exit status.
-func Main(ctx context.Context, env cli.Env) int {
-	return run(ctx, env.Args, env.Stdin, env.Stdout, env.Stderr, env.LookupEnv, env.Now, env.Adapters)
-}
-
-// Exit statuses.
-const (
-	exitOK      = 0
-	exitAborted = 1
-	exitUsage   = 2
-)
-
 type options struct {
 	specs, agents, depth, output string
 	multiRoadmap, interactive    bool
 	models                       *models.Flags
 }
 
-// run is the program, with its environment passed in so tests can drive
-// it.
-func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, env models.Env, now func() time.Time, adapters map[string]models.Adapter) int {
-	fs := flag.NewFlagSet("roadmap", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: roadmap [flags] [spec.md]")
-		fs.PrintDefaults()
-	}
+// Main runs the command in env and returns its exit status: 0 when the
+// roadmap was written, 1 when roadmap generation aborted, 2 for bad usage
+// or input.
+func Main(ctx context.Context, env cli.Env) int {
+	c := cli.New("roadmap", env,
+		"roadmap [flags] [spec.md|-]",
+		"roadmap --specs a.md,b.md[,…] [--multi-roadmap --agents SPECS] [flags]")
 	var o options
+	fs := c.Flags
 	fs.StringVar(&o.specs, "specs", "", "multi-spec consolidation: comma-separated specs to merge into one (2–10); replaces spec.md")
 	fs.BoolVar(&o.multiRoadmap, "multi-roadmap", false, "multi-roadmap generation: competing roadmaps by --agents, merged")
 	fs.StringVar(&o.agents, "agents", "", `with --multi-roadmap: agent specs model[:persona[:"instruction"]], comma-separated (2–10)`)
@@ -89,38 +73,32 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	o.models = models.RegisterFlags(fs)
 	// The spec may come before, between or after the flags, as in
 	// "roadmap spec.md --multi-roadmap --agents …".
-	var positional []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return exitOK
-			}
-			return exitUsage
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		positional = append(positional, fs.Arg(0))
-		args = fs.Args()[1:]
+	positional, code, done := c.Parse()
+	if done {
+		return code
 	}
 	if len(positional) > 1 {
-		fmt.Fprintf(stderr, "roadmap: one spec file at most, got: %s\n", strings.Join(positional, " "))
-		return exitUsage
+		return c.Fail(cli.Usagef("one spec file at most, got: %s", strings.Join(positional, " ")))
 	}
 	spec := ""
 	if len(positional) == 1 {
 		spec = positional[0]
 	}
-
-	req, err := buildRequest(o, spec, stderr)
-	if err != nil {
-		fmt.Fprintf(stderr, "roadmap: %v\n", err)
-		return exitUsage
+	stdout, stderr, now := env.Stdout, env.Stderr, env.Now
+	if now == nil {
+		now = time.Now
 	}
-	reg, err := models.Open(*o.models, env, adapters)
+
+	req, err := buildRequest(c, o, spec)
 	if err != nil {
-		fmt.Fprintf(stderr, "roadmap: %v\n", err)
-		return exitUsage
+		return c.Fail(cli.Input(err))
+	}
+	if o.interactive && c.UsesStdin() {
+		return c.Fail(cli.Usagef("--interactive asks on standard input, which - already reads"))
+	}
+	reg, err := models.Open(*o.models, env.LookupEnv, env.Adapters)
+	if err != nil {
+		return c.Fail(cli.Usagef("%w", err))
 	}
 	sink := &recorder{sink: adversarial.NewDirSink(req.OutputDir)}
 	req.Sink = sink
@@ -129,7 +107,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	// roadmap's own approval share the terminal.
 	var ask *console.Checkpoints
 	if o.interactive {
-		ask = &console.Checkpoints{In: console.NewLines(stdin), Out: stderr}
+		ask = &console.Checkpoints{In: console.NewLines(env.Stdin), Out: stderr}
 	}
 	opts := []roadmap.Option{
 		roadmap.WithPipeline(newPipeline(reg, o.models.DefaultModel(), stderr, now, ask)),
@@ -139,8 +117,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if reg != nil {
 		author, err := modelAuthor(reg, o.models.DefaultModel())
 		if err != nil {
-			fmt.Fprintf(stderr, "roadmap: %v\n", err)
-			return exitUsage
+			return c.Fail(cli.Usagef("%w", err))
 		}
 		opts = append(opts, roadmap.WithRegistry(reg), roadmap.WithAuthor(author))
 	}
@@ -152,17 +129,26 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	switch {
 	case errors.As(err, &abort):
 		for _, w := range abort.Warnings {
-			fmt.Fprintf(stderr, "warning: %s\n", w)
+			c.Warn("%s", w)
 		}
 		fmt.Fprintf(stderr, "roadmap: %v\n", err)
-		sink.list(stdout)
-		return exitAborted
+		if c.JSON {
+			_ = c.PrintJSON(summary{Aborted: err.Error(), Files: sink.names})
+		} else {
+			sink.list(stdout)
+		}
+		return cli.ExitFailed
 	case err != nil:
-		fmt.Fprintf(stderr, "roadmap: %v\n", err)
-		return exitUsage
+		return c.Fail(cli.Input(err))
 	}
 	for _, w := range res.Warnings {
-		fmt.Fprintf(stderr, "warning: %s\n", w)
+		c.Warn("%s", w)
+	}
+	if c.JSON {
+		if err := c.PrintJSON(summary{Mode: string(res.Mode), Persona: string(res.Persona.Primary), Adversarial: res.Adversarial, Files: sink.names}); err != nil {
+			return c.Fail(err)
+		}
+		return cli.ExitOK
 	}
 	fmt.Fprintf(stdout, "mode: %s\nprimary persona: %s\n", res.Mode, res.Persona.Primary)
 	if a := res.Adversarial; a != nil {
@@ -172,7 +158,16 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		}
 	}
 	sink.list(stdout)
-	return exitOK
+	return cli.ExitOK
+}
+
+// summary is what --json prints.
+type summary struct {
+	Mode        string               `json:"mode,omitempty"`
+	Persona     string               `json:"primary_persona,omitempty"`
+	Adversarial *roadmap.Adversarial `json:"adversarial,omitempty"`
+	Aborted     string               `json:"aborted,omitempty"`
+	Files       []string             `json:"files"`
 }
 
 // newPipeline builds the adversarial pipeline the roadmap's waves invoke.
@@ -202,18 +197,19 @@ func modelAuthor(reg *provider.Registry, model string) (roadmap.Author, error) {
 	return roadmap.GeneratorAuthor{Generator: g, Model: model}, nil
 }
 
-// buildRequest reads the specs the flags name (or the bundled samples).
-func buildRequest(o options, spec string, stderr io.Writer) (roadmap.Request, error) {
+// buildRequest reads the specs the flags name (or the bundled samples);
+// "-" reads standard input.
+func buildRequest(c *cli.Command, o options, spec string) (roadmap.Request, error) {
 	req := roadmap.Request{MultiRoadmap: o.multiRoadmap, Agents: o.agents, Depth: o.depth,
 		Interactive: o.interactive, OutputDir: o.output}
 	switch {
 	case o.specs == "" && spec == "":
-		fmt.Fprintf(stderr, "No spec or --specs given: consolidating the bundled sample specs (%s).\n", strings.Join(bundledSpecs, ", "))
+		fmt.Fprintf(c.Env.Stderr, "No spec or --specs given: consolidating the bundled sample specs (%s).\n", strings.Join(bundledSpecs, ", "))
 		drafts, warnings, err := adversarial.LoadVariants(samples.FS(), bundledSpecs)
 		if err != nil {
 			return req, err
 		}
-		printWarnings(stderr, warnings)
+		printWarnings(c, warnings)
 		req.Specs = drafts
 		if req.OutputDir == "" {
 			req.OutputDir = "roadmap-output"
@@ -223,58 +219,65 @@ func buildRequest(o options, spec string, stderr io.Writer) (roadmap.Request, er
 			return req, roadmap.ErrSpecAndSpecs
 		}
 		paths := adversarial.SplitList(o.specs)
-		drafts, warnings, err := adversarial.LoadVariants(osFiles{}, paths)
+		for _, p := range paths {
+			if err := cli.Check(p); err != nil {
+				return req, err
+			}
+		}
+		drafts, warnings, err := adversarial.LoadVariants(c.Files(), paths)
 		if err != nil {
 			return req, err
 		}
-		printWarnings(stderr, warnings)
+		printWarnings(c, warnings)
 		req.Specs = drafts
-		if req.OutputDir == "" {
+		if req.OutputDir == "" && paths[0] != "-" {
 			req.OutputDir = filepath.Dir(paths[0])
 		}
 	default:
-		b, err := os.ReadFile(spec)
+		b, err := c.ReadFile(spec)
 		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
-				return req, fmt.Errorf("%w: %s", adversarial.ErrFileNotFound, spec)
-			}
 			return req, err
 		}
-		req.Spec = &adversarial.Draft{Name: filepath.Base(spec), Content: b}
-		if req.OutputDir == "" {
+		name := filepath.Base(spec)
+		if spec == "-" {
+			name = "stdin.md"
+		} else if req.OutputDir == "" {
 			req.OutputDir = filepath.Dir(spec)
 		}
+		req.Spec = &adversarial.Draft{Name: name, Content: b}
+	}
+	if req.OutputDir == "" {
+		req.OutputDir = "."
 	}
 	return req, nil
 }
 
-// osFiles reads operating-system paths, absolute or relative, for
-// adversarial.LoadVariants.
-type osFiles struct{}
-
-func (osFiles) Open(name string) (fs.File, error)    { return os.Open(name) }
-func (osFiles) ReadFile(name string) ([]byte, error) { return os.ReadFile(name) }
-
-func printWarnings(w io.Writer, warnings []string) {
+func printWarnings(c *cli.Command, warnings []string) {
 	for _, s := range warnings {
-		fmt.Fprintf(w, "warning: %s\n", s)
+		c.Warn("%s", s)
 	}
 }
 
 // approver asks the seed's "Proceed anyway?" question on the terminal. An
-// empty answer, or the end of input, takes the default: yes.
+// empty answer, or the end of input, takes the default: yes. Any answer
+// other than yes or no asks again.
 type approver struct{ ask *console.Checkpoints }
 
 func (a approver) Approve(ctx context.Context, q roadmap.Question) (bool, error) {
-	ans, err := a.ask.Ask(ctx, "\n"+q.Prompt+" ")
-	if err != nil {
-		return false, err
+	prompt := "\n" + q.Prompt + " "
+	for {
+		ans, err := a.ask.Ask(ctx, prompt)
+		if err != nil {
+			return false, err
+		}
+		switch strings.ToLower(ans) {
+		case "", "y", "yes":
+			return true, nil
+		case "n", "no":
+			return false, nil
+		}
+		prompt = "Please answer y or n (Enter: y): "
 	}
-	switch strings.ToLower(ans) {
-	case "", "y", "yes":
-		return true, nil
-	}
-	return false, nil
 }
 
 // recorder passes artifacts to a sink and remembers their names, so that
