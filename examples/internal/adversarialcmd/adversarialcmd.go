@@ -115,7 +115,7 @@ func Main(ctx context.Context, env cli.Env) int {
 // Its errors are bad input.
 func buildInput(c *cli.Command, o options) (adversarial.Input, error) {
 	in := adversarial.Input{
-		Depth: o.depth, Convergence: o.convergence, Focus: adversarial.SplitList(o.focus),
+		Depth: o.depth, Convergence: o.convergence, Focus: cli.SplitList(o.focus),
 		Interactive: o.interactive, MergedOutput: o.mergedName, OutputDir: o.output,
 	}
 	modeB := o.source != "" || o.generate != "" || o.agents != ""
@@ -135,7 +135,7 @@ func buildInput(c *cli.Command, o options) (adversarial.Input, error) {
 			in.OutputDir = "crucible-output"
 		}
 	case o.compare != "":
-		paths := adversarial.SplitList(o.compare)
+		paths := cli.SplitList(o.compare)
 		for _, p := range paths {
 			if err := cli.Check(p); err != nil {
 				return in, err

@@ -228,3 +228,15 @@ func (f files) ReadFile(name string) ([]byte, error) {
 	}
 	return os.ReadFile(name)
 }
+
+// SplitList splits a comma-separated flag value (--compare a.md,b.md,
+// --focus security,performance) into trimmed, non-empty items.
+func SplitList(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}

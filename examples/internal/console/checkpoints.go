@@ -17,6 +17,7 @@ import (
 	"github.com/crucible-go/crucible/adversarial"
 	"github.com/crucible-go/crucible/adversarial/debate"
 	"github.com/crucible-go/crucible/diff"
+	"github.com/crucible-go/crucible/examples/internal/cli"
 	"github.com/crucible-go/crucible/merge"
 	"github.com/crucible-go/crucible/scoring"
 )
@@ -100,7 +101,7 @@ func (t *Checkpoints) AfterDiff(ctx context.Context, a *diff.Analysis) ([]string
 		"Would you like to highlight priority areas for debate? [Enter: continue with all diff points; or diff point ids, comma-separated] ",
 		n(diff.CategoryStructural), n(diff.CategoryContent), n(diff.CategoryContradiction), n(diff.CategoryUnique))
 	ans, ok, err := t.choose(ctx, q, "Diff point ids to debate first, comma-separated (e.g. S-001,C-002; Enter: all): ", func(ans string) (string, bool) {
-		for _, id := range adversarial.SplitList(ans) {
+		for _, id := range cli.SplitList(ans) {
 			if _, ok := a.Point(strings.ToUpper(id)); !ok {
 				return fmt.Sprintf("(no diff point %q)", id), false
 			}
@@ -111,7 +112,7 @@ func (t *Checkpoints) AfterDiff(ctx context.Context, a *diff.Analysis) ([]string
 		return nil, err
 	}
 	var points []string
-	for _, id := range adversarial.SplitList(ans) {
+	for _, id := range cli.SplitList(ans) {
 		points = append(points, strings.ToUpper(id))
 	}
 	return points, nil
@@ -124,7 +125,7 @@ func (t *Checkpoints) AfterDebate(ctx context.Context, d *debate.Result) ([]stri
 		d.Convergence*100, d.ContestedAgreed, d.Contested, strings.Join(d.Unresolved, ", "))
 	follow := fmt.Sprintf("Unresolved point ids to mark resolved, comma-separated (%s; Enter: accept): ", strings.Join(d.Unresolved, ", "))
 	ans, ok, err := t.choose(ctx, q, follow, func(ans string) (string, bool) {
-		for _, id := range adversarial.SplitList(ans) {
+		for _, id := range cli.SplitList(ans) {
 			if !slices.Contains(d.Unresolved, strings.ToUpper(id)) {
 				return fmt.Sprintf("(%q is not an unresolved point)", id), false
 			}
@@ -135,7 +136,7 @@ func (t *Checkpoints) AfterDebate(ctx context.Context, d *debate.Result) ([]stri
 		return nil, err
 	}
 	var ids []string
-	for _, id := range adversarial.SplitList(ans) {
+	for _, id := range cli.SplitList(ans) {
 		ids = append(ids, strings.ToUpper(id))
 	}
 	return ids, nil
@@ -175,7 +176,7 @@ func (t *Checkpoints) AfterPlan(ctx context.Context, p merge.Plan) (*merge.Plan,
 	var drop []int
 	_, ok, err := t.choose(ctx, q, follow, func(ans string) (string, bool) {
 		drop = drop[:0]
-		for _, s := range adversarial.SplitList(ans) {
+		for _, s := range cli.SplitList(ans) {
 			n, err := strconv.Atoi(strings.TrimPrefix(s, "#"))
 			if err != nil || n < 1 || n > len(p.Changes) {
 				return fmt.Sprintf("(no change %q; the changes are numbered 1–%d)", s, len(p.Changes)), false

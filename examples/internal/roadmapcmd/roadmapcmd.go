@@ -30,6 +30,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -152,7 +153,7 @@ func Main(ctx context.Context, env cli.Env) int {
 	}
 	fmt.Fprintf(stdout, "mode: %s\nprimary persona: %s\n", res.Mode, res.Persona.Primary)
 	if a := res.Adversarial; a != nil {
-		fmt.Fprintf(stdout, "agents: %s\nconvergence: %s\n", strings.Join(a.Agents, ", "), roadmap.Percent(a.ConvergenceScore))
+		fmt.Fprintf(stdout, "agents: %s\nconvergence: %s\n", strings.Join(a.Agents, ", "), percent(a.ConvergenceScore))
 		if a.BaseVariant != "" {
 			fmt.Fprintf(stdout, "base variant: %s\n", a.BaseVariant)
 		}
@@ -218,7 +219,7 @@ func buildRequest(c *cli.Command, o options, spec string) (roadmap.Request, erro
 		if spec != "" {
 			return req, roadmap.ErrSpecAndSpecs
 		}
-		paths := adversarial.SplitList(o.specs)
+		paths := cli.SplitList(o.specs)
 		for _, p := range paths {
 			if err := cli.Check(p); err != nil {
 				return req, err
@@ -346,4 +347,11 @@ func logger(w io.Writer) *slog.Logger {
 		}
 		return a
 	}}))
+}
+
+// percent formats a convergence score as "XX%", rounded down as the
+// roadmap's own messages are, so that a score below a threshold never
+// reads as the threshold.
+func percent(score float64) string {
+	return fmt.Sprintf("%d%%", int(math.Floor(score*100+1e-9)))
 }
