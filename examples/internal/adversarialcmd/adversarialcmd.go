@@ -70,9 +70,9 @@ func Main(ctx context.Context, env cli.Env) int {
 	if o.interactive && c.UsesStdin() {
 		return c.Fail(cli.Usagef("--interactive asks on standard input, which - already reads"))
 	}
-	reg, err := models.Open(*o.models, env.LookupEnv, env.Adapters)
+	reg, err := c.OpenModels(o.models)
 	if err != nil {
-		return c.Fail(cli.Usagef("%v", err))
+		return c.Fail(err)
 	}
 	in.Sink = adversarial.NewDirSink(in.OutputDir)
 

@@ -116,9 +116,9 @@ func run(ctx context.Context, c *cli.Command, o options) error {
 	if err != nil {
 		return err
 	}
-	adversary, describe, err := newAdversary(o, c.Env.LookupEnv, c.Env.Adapters)
+	adversary, describe, err := newAdversary(c, o)
 	if err != nil {
-		return cli.Usagef("%w", err)
+		return err
 	}
 	now := c.Env.Now
 	if now == nil {
@@ -191,8 +191,8 @@ func load(c *cli.Command, o options) (challenge.Input, []string, error) {
 
 // newAdversary returns the offline adversary, or a model through the
 // registry the -provider and -model flags open.
-func newAdversary(o options, env models.Env, adapters map[string]models.Adapter) (challenge.Adversary, string, error) {
-	reg, err := models.Open(*o.models, env, adapters)
+func newAdversary(c *cli.Command, o options) (challenge.Adversary, string, error) {
+	reg, err := c.OpenModels(o.models)
 	if err != nil {
 		return nil, "", err
 	}

@@ -9,6 +9,9 @@ import (
 	"io/fs"
 	"os"
 	"strings"
+
+	"github.com/crucible-go/crucible/examples/internal/models"
+	"github.com/crucible-go/crucible/provider"
 )
 
 // Command is one run of an example command: its flags, its process
@@ -239,4 +242,18 @@ func SplitList(s string) []string {
 		}
 	}
 	return out
+}
+
+// OpenModels opens the registry --provider and --model ask for, with the
+// adapters this build links (see [models.Open]); its errors are bad input,
+// and the one for a build without adapters names this command.
+func (c *Command) OpenModels(f *models.Flags) (*provider.Registry, error) {
+	reg, err := models.Open(*f, c.Env.LookupEnv, c.Env.Adapters)
+	if err != nil {
+		if errors.Is(err, models.ErrNoAdapter) {
+			err = errors.New(strings.Replace(err.Error(), "<command>", c.Name, 1))
+		}
+		return nil, Input(err)
+	}
+	return reg, nil
 }

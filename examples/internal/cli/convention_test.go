@@ -114,6 +114,21 @@ func TestConvention(t *testing.T) {
 				require.NoError(t, json.Unmarshal([]byte(r.stdout), &v), "stdout is one JSON object:\n%s", r.stdout)
 				assert.NotEmpty(t, v)
 			})
+			t.Run("model without adapters", func(t *testing.T) {
+				if c.name == "critic" {
+					return // the critic runs offline only: no --provider
+				}
+				args := []string{"--provider", "anthropic"}
+				if c.name != "challenge" {
+					args = append(args, "--output", t.TempDir())
+				}
+				r := run(t, c, "", args...)
+				assert.Equal(t, cli.ExitUsage, r.code)
+				last := r.stderr[strings.LastIndex(strings.TrimSuffix(r.stderr, "\n"), "\n")+1:]
+				assert.Equal(t, c.name+": --provider anthropic: this build has no model adapters (the SDK adapters are modules of their own); "+
+					"run the model-enabled build: go -C examples/withmodels run . "+c.name+" --provider anthropic …\n", last)
+				assert.Empty(t, r.stdout)
+			})
 			t.Run("stray argument", func(t *testing.T) {
 				r := run(t, c, "", append(c.file(sample("ingest-spec-architect.md"), t.TempDir()), "a.md", "b.md")...)
 				assert.Equal(t, cli.ExitUsage, r.code)

@@ -97,9 +97,9 @@ func Main(ctx context.Context, env cli.Env) int {
 	if o.interactive && c.UsesStdin() {
 		return c.Fail(cli.Usagef("--interactive asks on standard input, which - already reads"))
 	}
-	reg, err := models.Open(*o.models, env.LookupEnv, env.Adapters)
+	reg, err := c.OpenModels(o.models)
 	if err != nil {
-		return c.Fail(cli.Usagef("%w", err))
+		return c.Fail(err)
 	}
 	sink := &recorder{sink: adversarial.NewDirSink(req.OutputDir)}
 	req.Sink = sink
