@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"net/http"
 	"strings"
 
 	"github.com/crucible-go/crucible/examples/internal/models"
@@ -10,11 +11,20 @@ import (
 	"github.com/crucible-go/crucible/provider/openai"
 )
 
-// adapters are the SDK adapters this build links, by --provider name.
-func adapters() map[string]models.Adapter {
+// adapters are the SDK adapters this build links, by --provider name,
+// with the SDKs' own HTTP clients.
+func adapters() map[string]models.Adapter { return adaptersWith(nil) }
+
+// adaptersWith is adapters over hc (nil: the SDKs' own), which tests point
+// at their servers.
+func adaptersWith(hc *http.Client) map[string]models.Adapter {
 	return map[string]models.Adapter{
-		models.Anthropic: newAnthropic,
-		models.OpenAI:    newOpenAI,
+		models.Anthropic: func(env models.Env, table []models.Model, c models.AdapterConfig) (provider.Provider, error) {
+			return newAnthropic(env, table, c, hc)
+		},
+		models.OpenAI: func(env models.Env, table []models.Model, c models.AdapterConfig) (provider.Provider, error) {
+			return newOpenAI(env, table, c, hc)
+		},
 	}
 }
 
@@ -31,7 +41,7 @@ func orDefault(s, def string) string {
 }
 
 // newAnthropic needs a key; the base URL is optional (a gateway).
-func newAnthropic(env models.Env, table []models.Model, c models.AdapterConfig) (provider.Provider, error) {
+func newAnthropic(env models.Env, table []models.Model, c models.AdapterConfig, hc *http.Client) (provider.Provider, error) {
 	key, base := lookup(env, anthropic.EnvAPIKey), lookup(env, anthropic.EnvBaseURL)
 	if key == "" {
 		return nil, fmt.Errorf("--provider %s needs %s in the environment", models.Anthropic, anthropic.EnvAPIKey)
@@ -40,8 +50,8 @@ func newAnthropic(env models.Env, table []models.Model, c models.AdapterConfig) 
 	for _, m := range table {
 		opts = append(opts, anthropic.WithModel(m.ID, m.Upstream))
 	}
-	if c.HTTPClient != nil {
-		opts = append(opts, anthropic.WithHTTPClient(c.HTTPClient))
+	if hc != nil {
+		opts = append(opts, anthropic.WithHTTPClient(hc))
 	}
 	if c.Logger != nil {
 		opts = append(opts, anthropic.WithLogger(c.Logger))
@@ -50,7 +60,7 @@ func newAnthropic(env models.Env, table []models.Model, c models.AdapterConfig) 
 }
 
 // newOpenAI needs a key or, for a local server that takes none, a base URL.
-func newOpenAI(env models.Env, table []models.Model, c models.AdapterConfig) (provider.Provider, error) {
+func newOpenAI(env models.Env, table []models.Model, c models.AdapterConfig, hc *http.Client) (provider.Provider, error) {
 	key, base := lookup(env, openai.EnvAPIKey), lookup(env, openai.EnvBaseURL)
 	if key == "" && base == "" {
 		return nil, fmt.Errorf("--provider %s needs %s in the environment (or %s for a local server that needs no key)",
@@ -63,8 +73,8 @@ func newOpenAI(env models.Env, table []models.Model, c models.AdapterConfig) (pr
 			opts = append(opts, openai.WithoutTemperature(m.ID))
 		}
 	}
-	if c.HTTPClient != nil {
-		opts = append(opts, openai.WithHTTPClient(c.HTTPClient))
+	if hc != nil {
+		opts = append(opts, openai.WithHTTPClient(hc))
 	}
 	if c.Logger != nil {
 		opts = append(opts, openai.WithLogger(c.Logger))

@@ -122,7 +122,7 @@ func (s *server) count() int {
 
 func TestOpenAnthropic(t *testing.T) {
 	s := newServer(t)
-	reg, err := models.Open(models.Flags{Provider: "anthropic"}, env("ANTHROPIC_API_KEY", "sk-ant-x", "ANTHROPIC_BASE_URL", s.URL), adapters(), models.WithHTTPClient(s.Client()))
+	reg, err := models.Open(models.Flags{Provider: "anthropic"}, env("ANTHROPIC_API_KEY", "sk-ant-x", "ANTHROPIC_BASE_URL", s.URL), adaptersWith(s.Client()))
 	require.NoError(t, err)
 	assert.Equal(t, []string{"claude-haiku-5-5", "claude-opus-5-5", "claude-sonnet-5-5", "haiku", "opus", "sonnet"}, reg.Names())
 	for alias, upstream := range map[string]string{"opus": "claude-opus-5-5", "Sonnet": "claude-sonnet-5-5", "claude-haiku-5-5": "claude-haiku-5-5"} {
@@ -137,7 +137,7 @@ func TestOpenAIWithLocalServer(t *testing.T) {
 	// A local server: a base URL, no key, and a model name of its own with
 	// capitals in it, which must reach the server exactly as written.
 	s := newServer(t)
-	reg, err := models.Open(models.Flags{Provider: "openai", Model: "Qwen/Qwen2.5-7B-Instruct"}, env("OPENAI_BASE_URL", s.URL+"/v1"), adapters(), models.WithHTTPClient(s.Client()))
+	reg, err := models.Open(models.Flags{Provider: "openai", Model: "Qwen/Qwen2.5-7B-Instruct"}, env("OPENAI_BASE_URL", s.URL+"/v1"), adaptersWith(s.Client()))
 	require.NoError(t, err)
 	assert.True(t, reg.Has("gpt52"))
 	assert.True(t, reg.Has("gpt-5.2"))
@@ -149,7 +149,7 @@ func TestOpenAIWithLocalServer(t *testing.T) {
 
 func TestOpenAIKnownModelNotDuplicated(t *testing.T) {
 	s := newServer(t)
-	reg, err := models.Open(models.Flags{Provider: "openai", Model: "gpt-5.5"}, env("OPENAI_API_KEY", "sk-x", "OPENAI_BASE_URL", s.URL+"/v1"), adapters(), models.WithHTTPClient(s.Client()))
+	reg, err := models.Open(models.Flags{Provider: "openai", Model: "gpt-5.5"}, env("OPENAI_API_KEY", "sk-x", "OPENAI_BASE_URL", s.URL+"/v1"), adaptersWith(s.Client()))
 	require.NoError(t, err)
 	assert.Len(t, reg.Names(), 6, "an upstream name already in the table adds no entry")
 	ask(t, reg, "gpt-5.5")
@@ -159,7 +159,7 @@ func TestOpenAIKnownModelNotDuplicated(t *testing.T) {
 func TestRetryByDefault(t *testing.T) {
 	s := newServer(t)
 	s.fails = 1
-	reg, err := models.Open(models.Flags{Provider: "openai"}, env("OPENAI_API_KEY", "sk-x", "OPENAI_BASE_URL", s.URL+"/v1"), adapters(), models.WithHTTPClient(s.Client()))
+	reg, err := models.Open(models.Flags{Provider: "openai"}, env("OPENAI_API_KEY", "sk-x", "OPENAI_BASE_URL", s.URL+"/v1"), adaptersWith(s.Client()))
 	require.NoError(t, err)
 	assert.Equal(t, "ok", ask(t, reg, "gpt52").Text)
 	assert.Equal(t, 2, s.count(), "one failure, one retry by provider.Retry")
@@ -167,7 +167,7 @@ func TestRetryByDefault(t *testing.T) {
 	// WithMiddleware replaces the default: no retry.
 	s.fails = 1
 	reg, err = models.Open(models.Flags{Provider: "openai"}, env("OPENAI_API_KEY", "sk-x", "OPENAI_BASE_URL", s.URL+"/v1"),
-		adapters(), models.WithHTTPClient(s.Client()), models.WithMiddleware())
+		adaptersWith(s.Client()), models.WithMiddleware())
 	require.NoError(t, err)
 	_, err = reg.Complete(context.Background(), provider.Request{Model: "gpt52", Messages: []provider.Message{{Role: provider.RoleUser, Content: "hi"}}})
 	assert.ErrorIs(t, err, provider.ErrUnavailable)
@@ -188,7 +188,7 @@ func TestMiniModelDropsTemperature(t *testing.T) {
 			"usage":{"prompt_tokens":3,"completion_tokens":1,"total_tokens":4}}`)
 	}))
 	defer srv.Close()
-	reg, err := models.Open(models.Flags{Provider: "openai"}, env("OPENAI_API_KEY", "sk-x", "OPENAI_BASE_URL", srv.URL+"/v1"), adapters(), models.WithHTTPClient(srv.Client()))
+	reg, err := models.Open(models.Flags{Provider: "openai"}, env("OPENAI_API_KEY", "sk-x", "OPENAI_BASE_URL", srv.URL+"/v1"), adaptersWith(srv.Client()))
 	require.NoError(t, err)
 	for _, model := range []string{"gpt54-mini", "gpt52"} {
 		_, err := reg.Complete(context.Background(), provider.Request{Model: model, Temperature: provider.Temperature(0.3),

@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"log/slog"
-	"net/http"
 	"slices"
 	"strings"
 
@@ -99,14 +98,9 @@ type Env func(key string) (string, bool)
 type Option func(*config)
 
 type config struct {
-	httpClient *http.Client
 	logger     *slog.Logger
 	middleware []provider.Middleware
 }
-
-// WithHTTPClient sets the HTTP client the adapters use. The default is the
-// SDKs' own.
-func WithHTTPClient(hc *http.Client) Option { return func(c *config) { c.httpClient = hc } }
 
 // WithLogger sets the adapters' logger (one debug record per call). The
 // default discards.
@@ -126,9 +120,11 @@ func WithMiddleware(mw ...provider.Middleware) Option {
 // adapter, so that the core module compiles no vendor SDK.
 type Adapter func(env Env, table []Model, c AdapterConfig) (provider.Provider, error)
 
-// AdapterConfig is what [Open]'s options pass on to an [Adapter].
+// AdapterConfig is what [Open]'s options pass on to an [Adapter]. It holds
+// no HTTP client on purpose: naming net/http here would compile it (and
+// crypto/tls) into the offline commands, which never dial; an adapter
+// that needs one closes over it (see examples/withmodels).
 type AdapterConfig struct {
-	HTTPClient *http.Client // nil: the SDK's own
 	Logger     *slog.Logger // nil: discard
 }
 
@@ -170,7 +166,7 @@ func Open(f Flags, env Env, adapters map[string]Adapter, opts ...Option) (*provi
 		env = func(string) (string, bool) { return "", false }
 	}
 	table := withExtra(Models(name), model)
-	p, err := adapter(env, table, AdapterConfig{HTTPClient: cfg.httpClient, Logger: cfg.logger})
+	p, err := adapter(env, table, AdapterConfig{Logger: cfg.logger})
 	if err != nil {
 		return nil, err
 	}
