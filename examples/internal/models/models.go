@@ -125,7 +125,7 @@ type Adapter func(env Env, table []Model, c AdapterConfig) (provider.Provider, e
 // crypto/tls) into the offline commands, which never dial; an adapter
 // that needs one closes over it (see examples/withmodels).
 type AdapterConfig struct {
-	Logger     *slog.Logger // nil: discard
+	Logger *slog.Logger // nil: discard
 }
 
 // ErrNoAdapter is returned by [Open] when the flags name a provider this
