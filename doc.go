@@ -28,13 +28,14 @@
 //
 // Dependencies point down this list only:
 //
-//	examples/…            runnable command-line hosts
+//	examples/…            runnable command-line hosts (offline build)
 //	roadmap               roadmap generation in adversarial modes
 //	adversarial           the pipeline: Mode A/B, each step in turn, return contract
 //	adversarial/debate    step 2: advocates, rounds, convergence, scoring matrix
 //	adversarial/challenge a single adversary challenging one artifact
 //	adversarial/critic    a critic with ten adversarial strategy modes
 //	merge                 refactoring plan, merger, provenance, validation
+//	merge/mergetest       a conformance suite for mergers
 //	scoring               metrics, rubric judge, bias mitigation, base selection
 //	diff                  the Markdown document model and the diff analysis
 //	provider              the seam to language models: Provider, registry, middleware
@@ -42,7 +43,12 @@
 //	provider/providertest fakes, fault injection and a conformance suite
 //	internal/…            text utilities shared by the packages above
 //
-// Packages appear as they are built; the list is the plan.
+// Beside this module, each in a module of its own so that the core
+// requires no vendor SDK:
+//
+//	provider/openai       adapter over OpenAI's SDK (and OpenAI-compatible servers)
+//	provider/anthropic    adapter over Anthropic's SDK, with prompt caching
+//	examples/withmodels   the example commands with both adapters linked
 //
 // # Seams
 //

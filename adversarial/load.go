@@ -26,18 +26,6 @@ type Draft struct {
 	Agent string `json:"agent,omitempty"`
 }
 
-// SplitList splits a comma-separated flag value (--compare a.md,b.md,
-// --focus security,performance) into trimmed, non-empty items.
-func SplitList(s string) []string {
-	var out []string
-	for _, p := range strings.Split(s, ",") {
-		if p = strings.TrimSpace(p); p != "" {
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
 // LoadVariants reads Mode A inputs from fsys, in order, with the seed's
 // validation: 2–10 files, every file present ("File not found: <path>"),
 // a warning for each file that is not Markdown (.md). Paths are fsys paths:

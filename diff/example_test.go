@@ -1,6 +1,7 @@
 package diff_test
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -35,4 +36,25 @@ func ExampleParse_rejected() {
 	_, err := diff.Parse("notes.bin", []byte("PK\x03\x04\x00\x00"))
 	fmt.Println(err)
 	// Output: notes.bin: line 1: binary content (NUL byte)
+}
+
+// Analyze compares variants of one document: here two drafts of a cache
+// design that disagree on the eviction policy and its TTL.
+func ExampleAnalyze() {
+	a, _ := diff.Parse("cache-a.md", []byte("# Cache\n\n## Eviction\n\nEvict the least recently used entry.\n\n- TTL: 60 seconds\n\n## Metrics\n\nExport the hit rate.\n"))
+	b, _ := diff.Parse("cache-b.md", []byte("# Cache\n\n## Eviction\n\nEvict the least frequently used entry.\n\n- TTL: 300 seconds\n"))
+	an, err := diff.Analyze(context.Background(), []*diff.Document{a, b})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, p := range an.Points {
+		fmt.Printf("%s %s: %s\n", p.ID, p.Category, p.Title)
+	}
+	// Output:
+	// S-001 structural: Heading structure
+	// C-001 content: Eviction
+	// X-001 contradiction: TTL
+	// X-002 contradiction: Evict the least …
+	// U-001 unique: §2 Metrics: Export the hit rate.
 }

@@ -316,7 +316,7 @@ func (p *Planner) invoke(ctx context.Context, wave Wave, in adversarial.Input, r
 		return nil, err
 	}
 	p.logger.InfoContext(ctx, "adversarial wave done", "wave", wave, "status", r.Status,
-		"convergence", Percent(r.ConvergenceScore), "warnings", len(warnings))
+		"convergence", percent(r.ConvergenceScore), "warnings", len(warnings))
 	res.Warnings = append(res.Warnings, warnings...)
 	return r, nil
 }

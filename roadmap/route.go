@@ -125,10 +125,10 @@ func (e *AbortError) Unwrap() []error {
 	return errs
 }
 
-// Percent formats a convergence score as the seed's "XX%": whole percent,
+// percent formats a convergence score as the seed's "XX%": whole percent,
 // rounded down so that a score below a threshold never reads as the
 // threshold.
-func Percent(score float64) string {
+func percent(score float64) string {
 	return fmt.Sprintf("%d%%", int(math.Floor(score*100+1e-9)))
 }
 
@@ -161,7 +161,7 @@ func Route(ctx context.Context, wave Wave, res *adversarial.Result, interactive 
 	if math.IsNaN(score) || score < 0 || score > 1 {
 		return nil, abort(ErrInvalidContract, fmt.Sprintf("%s: convergence_score %v is outside 0.0-1.0. Roadmap generation aborted.", ErrInvalidContract, score), nil, nil)
 	}
-	pct := Percent(score)
+	pct := percent(score)
 	warn := func(kind WarningKind, msg string) Warning { return Warning{Wave: wave, Kind: kind, Message: msg} }
 
 	// Status-independent warnings, collected first so an abort carries them.

@@ -192,7 +192,7 @@ func TestRouteCauses(t *testing.T) {
 
 func TestPercent(t *testing.T) {
 	for score, want := range map[float64]string{0: "0%", 0.5: "50%", 0.599: "59%", 0.6: "60%", 0.6049: "60%", 0.7: "70%", 0.29: "29%", 0.57: "57%", 1: "100%"} {
-		assert.Equal(t, want, Percent(score), "%v", score)
+		assert.Equal(t, want, percent(score), "%v", score)
 	}
 }
 

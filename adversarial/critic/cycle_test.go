@@ -182,7 +182,7 @@ func TestCycleMaxIterationsFloor(t *testing.T) {
 func TestCycleOfflineSample(t *testing.T) {
 	var vs []string
 	for _, v := range []string{"v1", "v2", "v3"} {
-		b, err := os.ReadFile("../../examples/critic/testdata/webhook-delivery-" + v + ".md")
+		b, err := os.ReadFile("../../examples/internal/criticcmd/testdata/webhook-delivery-" + v + ".md")
 		require.NoError(t, err)
 		vs = append(vs, string(b))
 	}

@@ -25,6 +25,13 @@
 // are off; the registry's providers are wrapped in [provider.Retry] instead
 // (see [WithMiddleware]).
 //
+// The package compiles no SDK: [Open] builds providers through the
+// [Adapter] functions the build links. The offline commands under
+// examples/ link none, so that the quick start compiles no vendor SDK;
+// examples/withmodels, a module of its own, links provider/anthropic and
+// provider/openai, and --provider anthropic|openai anywhere else names
+// that command ([ModelCommand]).
+//
 // The package is internal to the examples: it is how these hosts wire
 // models, not an API of the library.
 package models

@@ -1,16 +1,14 @@
 package models
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"log/slog"
-	"net/http"
 	"slices"
 	"strings"
 
 	"github.com/crucible-go/crucible/provider"
-	"github.com/crucible-go/crucible/provider/anthropic"
-	"github.com/crucible-go/crucible/provider/openai"
 )
 
 // The values --provider accepts.
@@ -100,14 +98,9 @@ type Env func(key string) (string, bool)
 type Option func(*config)
 
 type config struct {
-	httpClient *http.Client
 	logger     *slog.Logger
 	middleware []provider.Middleware
 }
-
-// WithHTTPClient sets the HTTP client the adapters use. The default is the
-// SDKs' own.
-func WithHTTPClient(hc *http.Client) Option { return func(c *config) { c.httpClient = hc } }
 
 // WithLogger sets the adapters' logger (one debug record per call). The
 // default discards.
@@ -120,11 +113,35 @@ func WithMiddleware(mw ...provider.Middleware) Option {
 	return func(c *config) { c.middleware = mw }
 }
 
+// Adapter builds the provider behind one --provider name from the
+// environment (keys, base URLs) and the models to register. It returns an
+// error that names the variable a run is missing. The offline build of the
+// examples links no adapter; examples/withmodels supplies one per SDK
+// adapter, so that the core module compiles no vendor SDK.
+type Adapter func(env Env, table []Model, c AdapterConfig) (provider.Provider, error)
+
+// AdapterConfig is what [Open]'s options pass on to an [Adapter]. It holds
+// no HTTP client on purpose: naming net/http here would compile it (and
+// crypto/tls) into the offline commands, which never dial; an adapter
+// that needs one closes over it (see examples/withmodels).
+type AdapterConfig struct {
+	Logger *slog.Logger // nil: discard
+}
+
+// ErrNoAdapter is returned by [Open] when the flags name a provider this
+// build has no adapter for.
+var ErrNoAdapter = errors.New("this build has no model adapters")
+
+// ModelCommand is the one command that runs an example with a real model:
+// the model-enabled build, a module of its own.
+const ModelCommand = "go -C examples/withmodels run ."
+
 // Open returns the registry the flags ask for, or nil (and no error) for
-// offline, meaning: use the library's offline implementations. Keys and
-// base URLs come from env; a missing key is an error that names the
-// variable.
-func Open(f Flags, env Env, opts ...Option) (*provider.Registry, error) {
+// offline, meaning: use the library's offline implementations. adapters
+// are the adapters this build links, by provider name; a provider without
+// one is an error wrapping [ErrNoAdapter] that names the command to run
+// instead.
+func Open(f Flags, env Env, adapters map[string]Adapter, opts ...Option) (*provider.Registry, error) {
 	cfg := config{middleware: []provider.Middleware{provider.Retry()}}
 	for _, o := range opts {
 		o(&cfg)
@@ -137,59 +154,25 @@ func Open(f Flags, env Env, opts ...Option) (*provider.Registry, error) {
 		}
 		return nil, nil
 	}
-	lookup := func(k string) string {
-		if env == nil {
-			return ""
-		}
-		v, _ := env(k)
-		return strings.TrimSpace(v)
-	}
-	table := Models(name)
-	var p provider.Provider
-	switch name {
-	case Anthropic:
-		key, base := lookup(anthropic.EnvAPIKey), lookup(anthropic.EnvBaseURL)
-		if key == "" {
-			return nil, fmt.Errorf("--provider %s needs %s in the environment", Anthropic, anthropic.EnvAPIKey)
-		}
-		aopts := []anthropic.Option{anthropic.WithAPIKey(key), anthropic.WithBaseURL(orDefault(base, anthropic.DefaultBaseURL))}
-		for _, m := range withExtra(table, model) {
-			aopts = append(aopts, anthropic.WithModel(m.ID, m.Upstream))
-		}
-		if cfg.httpClient != nil {
-			aopts = append(aopts, anthropic.WithHTTPClient(cfg.httpClient))
-		}
-		if cfg.logger != nil {
-			aopts = append(aopts, anthropic.WithLogger(cfg.logger))
-		}
-		p = anthropic.New(aopts...)
-	case OpenAI:
-		key, base := lookup(openai.EnvAPIKey), lookup(openai.EnvBaseURL)
-		if key == "" && base == "" {
-			return nil, fmt.Errorf("--provider %s needs %s in the environment (or %s for a local server that needs no key)",
-				OpenAI, openai.EnvAPIKey, openai.EnvBaseURL)
-		}
-		oopts := []openai.Option{openai.WithAPIKey(key), openai.WithBaseURL(orDefault(base, openai.DefaultBaseURL))}
-		for _, m := range withExtra(table, model) {
-			oopts = append(oopts, openai.WithModel(m.ID, m.Upstream))
-			if m.NoTemperature {
-				oopts = append(oopts, openai.WithoutTemperature(m.ID))
-			}
-		}
-		if cfg.httpClient != nil {
-			oopts = append(oopts, openai.WithHTTPClient(cfg.httpClient))
-		}
-		if cfg.logger != nil {
-			oopts = append(oopts, openai.WithLogger(cfg.logger))
-		}
-		p = openai.New(oopts...)
-	default:
+	if !slices.Contains(Providers(), name) {
 		return nil, fmt.Errorf("unknown --provider %q; want one of %s", f.Provider, strings.Join(Providers(), ", "))
 	}
-
+	adapter := adapters[name]
+	if adapter == nil {
+		return nil, fmt.Errorf("--provider %s: %w (the SDK adapters are modules of their own); run the model-enabled build: %s <command> --provider %s …",
+			name, ErrNoAdapter, ModelCommand, name)
+	}
+	if env == nil {
+		env = func(string) (string, bool) { return "", false }
+	}
+	table := withExtra(Models(name), model)
+	p, err := adapter(env, table, AdapterConfig{Logger: cfg.logger})
+	if err != nil {
+		return nil, err
+	}
 	p = provider.Chain(p, cfg.middleware...)
 	reg := provider.NewRegistry()
-	for _, m := range withExtra(table, model) {
+	for _, m := range table {
 		var aliases []string
 		if !strings.EqualFold(m.Upstream, m.ID) {
 			aliases = append(aliases, m.Upstream)
@@ -213,13 +196,6 @@ func withExtra(table []Model, model string) []Model {
 		}
 	}
 	return append(slices.Clone(table), Model{ID: model, Upstream: model})
-}
-
-func orDefault(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
 }
 
 func norm(s string) string { return strings.ToLower(strings.TrimSpace(s)) }

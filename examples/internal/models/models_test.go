@@ -2,14 +2,10 @@ package models
 
 import (
 	"context"
-	"encoding/json"
+	"errors"
 	"flag"
-	"io"
-	"net/http"
-	"net/http/httptest"
-	"strings"
-	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -24,70 +20,6 @@ func env(kv ...string) Env {
 		m[kv[i]] = kv[i+1]
 	}
 	return func(k string) (string, bool) { v, ok := m[k]; return v, ok }
-}
-
-// server records what each request asked for and answers in the API's
-// shape: Messages API under /v1/messages, Chat Completions otherwise.
-type server struct {
-	*httptest.Server
-	mu    sync.Mutex
-	seen  []seen
-	fails int // answer this many requests with 503 first
-}
-
-type seen struct {
-	path, model, auth string
-}
-
-func newServer(t *testing.T) *server {
-	s := &server{}
-	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		b, _ := io.ReadAll(r.Body)
-		var body struct {
-			Model string `json:"model"`
-		}
-		_ = json.Unmarshal(b, &body)
-		auth := r.Header.Get("X-Api-Key")
-		if a := r.Header.Get("Authorization"); a != "" {
-			auth = a
-		}
-		s.mu.Lock()
-		s.seen = append(s.seen, seen{r.URL.Path, body.Model, auth})
-		fail := s.fails > 0
-		s.fails--
-		s.mu.Unlock()
-		w.Header().Set("Content-Type", "application/json")
-		if fail {
-			w.WriteHeader(http.StatusServiceUnavailable)
-			_, _ = io.WriteString(w, `{"error":{"message":"busy","type":"server_error"}}`)
-			return
-		}
-		if strings.HasSuffix(r.URL.Path, "/v1/messages") {
-			_, _ = io.WriteString(w, `{"id":"msg_1","type":"message","role":"assistant","model":"`+body.Model+`",
-				"content":[{"type":"text","text":"ok"}],"stop_reason":"end_turn","stop_sequence":null,
-				"usage":{"input_tokens":3,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":1}}`)
-			return
-		}
-		_, _ = io.WriteString(w, `{"id":"c1","object":"chat.completion","created":1,"model":"`+body.Model+`",
-			"choices":[{"index":0,"message":{"role":"assistant","content":"ok"},"finish_reason":"stop"}],
-			"usage":{"prompt_tokens":3,"completion_tokens":1,"total_tokens":4}}`)
-	}))
-	t.Cleanup(s.Close)
-	return s
-}
-
-func (s *server) last(t *testing.T) seen {
-	t.Helper()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	require.NotEmpty(t, s.seen, "no request reached the server")
-	return s.seen[len(s.seen)-1]
-}
-
-func (s *server) count() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return len(s.seen)
 }
 
 func ask(t *testing.T, reg *provider.Registry, model string) provider.Response {
@@ -124,10 +56,10 @@ func TestDefaultModel(t *testing.T) {
 }
 
 func TestOpenOffline(t *testing.T) {
-	reg, err := Open(Flags{Provider: "offline"}, env())
+	reg, err := Open(Flags{Provider: "offline"}, env(), nil)
 	assert.NoError(t, err)
 	assert.Nil(t, reg)
-	reg, err = Open(Flags{}, nil)
+	reg, err = Open(Flags{}, nil, nil)
 	assert.NoError(t, err)
 	assert.Nil(t, reg)
 }
@@ -140,75 +72,19 @@ func TestOpenErrors(t *testing.T) {
 		want  string
 	}{
 		{"unknown provider", Flags{Provider: "gemini"}, env(), `unknown --provider "gemini"; want one of offline, anthropic, openai`},
-		{"anthropic without key", Flags{Provider: "anthropic"}, env("ANTHROPIC_BASE_URL", "http://localhost:1"),
-			"--provider anthropic needs ANTHROPIC_API_KEY in the environment"},
-		{"openai without key or server", Flags{Provider: "openai"}, env(),
-			"--provider openai needs OPENAI_API_KEY in the environment (or OPENAI_BASE_URL for a local server that needs no key)"},
+		{"no adapter linked", Flags{Provider: "Anthropic"}, env(),
+			"--provider anthropic: this build has no model adapters (the SDK adapters are modules of their own); run the model-enabled build: go -C examples/withmodels run . <command> --provider anthropic …"},
 		{"model without provider", Flags{Provider: "offline", Model: "opus"}, env(),
 			`--model "opus" needs --provider anthropic or openai; the offline implementations use no model`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			reg, err := Open(tt.flags, tt.env)
+			reg, err := Open(tt.flags, tt.env, nil)
 			require.Error(t, err)
 			assert.Nil(t, reg)
 			assert.Equal(t, tt.want, err.Error())
 		})
 	}
-}
-
-func TestOpenAnthropic(t *testing.T) {
-	s := newServer(t)
-	reg, err := Open(Flags{Provider: "anthropic"}, env("ANTHROPIC_API_KEY", "sk-ant-x", "ANTHROPIC_BASE_URL", s.URL), WithHTTPClient(s.Client()))
-	require.NoError(t, err)
-	assert.Equal(t, []string{"claude-haiku-5-5", "claude-opus-5-5", "claude-sonnet-5-5", "haiku", "opus", "sonnet"}, reg.Names())
-	for alias, upstream := range map[string]string{"opus": "claude-opus-5-5", "Sonnet": "claude-sonnet-5-5", "claude-haiku-5-5": "claude-haiku-5-5"} {
-		ask(t, reg, alias)
-		assert.Equal(t, seen{"/v1/messages", upstream, "sk-ant-x"}, s.last(t), alias)
-	}
-	_, err = reg.Complete(context.Background(), provider.Request{Model: "gpt52", Messages: []provider.Message{{Role: provider.RoleUser, Content: "hi"}}})
-	assert.ErrorIs(t, err, provider.ErrUnknownModel)
-}
-
-func TestOpenAIWithLocalServer(t *testing.T) {
-	// A local server: a base URL, no key, and a model name of its own with
-	// capitals in it, which must reach the server exactly as written.
-	s := newServer(t)
-	reg, err := Open(Flags{Provider: "openai", Model: "Qwen/Qwen2.5-7B-Instruct"}, env("OPENAI_BASE_URL", s.URL+"/v1"), WithHTTPClient(s.Client()))
-	require.NoError(t, err)
-	assert.True(t, reg.Has("gpt52"))
-	assert.True(t, reg.Has("gpt-5.2"))
-	ask(t, reg, "Qwen/Qwen2.5-7B-Instruct")
-	assert.Equal(t, seen{"/v1/chat/completions", "Qwen/Qwen2.5-7B-Instruct", ""}, s.last(t))
-	ask(t, reg, "gpt52")
-	assert.Equal(t, seen{"/v1/chat/completions", "gpt-5.2", ""}, s.last(t))
-}
-
-func TestOpenAIKnownModelNotDuplicated(t *testing.T) {
-	s := newServer(t)
-	reg, err := Open(Flags{Provider: "openai", Model: "gpt-5.5"}, env("OPENAI_API_KEY", "sk-x", "OPENAI_BASE_URL", s.URL+"/v1"), WithHTTPClient(s.Client()))
-	require.NoError(t, err)
-	assert.Len(t, reg.Names(), 6, "an upstream name already in the table adds no entry")
-	ask(t, reg, "gpt-5.5")
-	assert.Equal(t, seen{"/v1/chat/completions", "gpt-5.5", "Bearer sk-x"}, s.last(t))
-}
-
-func TestRetryByDefault(t *testing.T) {
-	s := newServer(t)
-	s.fails = 1
-	reg, err := Open(Flags{Provider: "openai"}, env("OPENAI_API_KEY", "sk-x", "OPENAI_BASE_URL", s.URL+"/v1"), WithHTTPClient(s.Client()))
-	require.NoError(t, err)
-	assert.Equal(t, "ok", ask(t, reg, "gpt52").Text)
-	assert.Equal(t, 2, s.count(), "one failure, one retry by provider.Retry")
-
-	// WithMiddleware replaces the default: no retry.
-	s.fails = 1
-	reg, err = Open(Flags{Provider: "openai"}, env("OPENAI_API_KEY", "sk-x", "OPENAI_BASE_URL", s.URL+"/v1"),
-		WithHTTPClient(s.Client()), WithMiddleware())
-	require.NoError(t, err)
-	_, err = reg.Complete(context.Background(), provider.Request{Model: "gpt52", Messages: []provider.Message{{Role: provider.RoleUser, Content: "hi"}}})
-	assert.ErrorIs(t, err, provider.ErrUnavailable)
-	assert.Equal(t, 3, s.count())
 }
 
 func TestModels(t *testing.T) {
@@ -220,28 +96,57 @@ func TestModels(t *testing.T) {
 	assert.Equal(t, "gpt-5.2", Models("OPENAI")[0].Upstream)
 }
 
-func TestMiniModelDropsTemperature(t *testing.T) {
-	var bodies []string
-	var mu sync.Mutex
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		b, _ := io.ReadAll(r.Body)
-		mu.Lock()
-		bodies = append(bodies, string(b))
-		mu.Unlock()
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = io.WriteString(w, `{"id":"c1","object":"chat.completion","created":1,"model":"m",
-			"choices":[{"index":0,"message":{"role":"assistant","content":"ok"},"finish_reason":"stop"}],
-			"usage":{"prompt_tokens":3,"completion_tokens":1,"total_tokens":4}}`)
-	}))
-	defer srv.Close()
-	reg, err := Open(Flags{Provider: "openai"}, env("OPENAI_API_KEY", "sk-x", "OPENAI_BASE_URL", srv.URL+"/v1"), WithHTTPClient(srv.Client()))
-	require.NoError(t, err)
-	for _, model := range []string{"gpt54-mini", "gpt52"} {
-		_, err := reg.Complete(context.Background(), provider.Request{Model: model, Temperature: provider.Temperature(0.3),
-			Messages: []provider.Message{{Role: provider.RoleUser, Content: "hi"}}})
-		require.NoError(t, err)
+// fake is an Adapter over a scripted provider that fails its first fails
+// calls as unavailable and records what it was built with.
+type fake struct {
+	table []Model
+	calls int
+	fails int
+}
+
+func (f *fake) adapter(env Env, table []Model, _ AdapterConfig) (provider.Provider, error) {
+	if _, ok := env("KEY"); !ok {
+		return nil, errors.New("needs KEY")
 	}
-	require.Len(t, bodies, 2)
-	assert.NotContains(t, bodies[0], "temperature")
-	assert.Contains(t, bodies[1], `"temperature":0.3`)
+	f.table = table
+	return provider.Func(func(ctx context.Context, req provider.Request) (provider.Response, error) {
+		f.calls++
+		if f.calls <= f.fails {
+			return provider.Response{}, &provider.Error{Kind: provider.ErrUnavailable, Retryable: true, Err: errors.New("503")}
+		}
+		return provider.Response{Text: "ok " + req.Model, FinishReason: provider.FinishStop}, nil
+	}), nil
+}
+
+func TestOpenWithAdapter(t *testing.T) {
+	f := &fake{}
+	adapters := map[string]Adapter{OpenAI: f.adapter}
+	_, err := Open(Flags{Provider: "openai"}, env(), adapters)
+	assert.EqualError(t, err, "needs KEY", "the adapter's own error comes back as it is")
+
+	reg, err := Open(Flags{Provider: "openai", Model: "Qwen/Qwen2.5-7B-Instruct"}, env("KEY", "k"), adapters)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"gpt-5.2", "gpt-5.4-mini", "gpt-5.5", "gpt52", "gpt54-mini", "gpt55", "qwen/qwen2.5-7b-instruct"}, reg.Names())
+	require.Len(t, f.table, 4, "the table plus the --model the server knows")
+	assert.Equal(t, Model{ID: "Qwen/Qwen2.5-7B-Instruct", Upstream: "Qwen/Qwen2.5-7B-Instruct"}, f.table[3])
+
+	reg, err = Open(Flags{Provider: "openai", Model: "gpt-5.5"}, env("KEY", "k"), adapters)
+	require.NoError(t, err)
+	assert.Len(t, reg.Names(), 6, "an upstream name already in the table adds no entry")
+}
+
+func TestOpenRetriesByDefault(t *testing.T) {
+	f := &fake{fails: 1}
+	reg, err := Open(Flags{Provider: "openai"}, env("KEY", "k"), map[string]Adapter{OpenAI: f.adapter},
+		WithMiddleware(provider.Retry(provider.WithBackoff(time.Millisecond, time.Millisecond))))
+	require.NoError(t, err)
+	assert.Equal(t, "ok gpt52", ask(t, reg, "gpt52").Text)
+	assert.Equal(t, 2, f.calls, "one failure, one retry")
+
+	// WithMiddleware() with nothing: no retry.
+	f = &fake{fails: 1}
+	reg, err = Open(Flags{Provider: "openai"}, env("KEY", "k"), map[string]Adapter{OpenAI: f.adapter}, WithMiddleware())
+	require.NoError(t, err)
+	_, err = reg.Complete(context.Background(), provider.Request{Model: "gpt52", Messages: []provider.Message{{Role: provider.RoleUser, Content: "hi"}}})
+	assert.ErrorIs(t, err, provider.ErrUnavailable)
 }

@@ -1,4 +1,4 @@
-package models_test
+package main
 
 import (
 	"context"
@@ -12,9 +12,10 @@ import (
 	"github.com/crucible-go/crucible/provider"
 )
 
-// A host defines the flags, parses them and opens the registry; a local
-// OpenAI-compatible server stands in for Ollama here.
-func ExampleOpen() {
+// A host defines the flags, parses them and opens the registry with the
+// adapters it links; a local OpenAI-compatible server stands in for Ollama
+// here.
+func Example_open() {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = io.WriteString(w, `{"id":"c1","object":"chat.completion","created":1,"model":"llama3.1:8b",
@@ -30,7 +31,7 @@ func ExampleOpen() {
 		return
 	}
 	environment := map[string]string{"OPENAI_BASE_URL": srv.URL + "/v1"} // os.LookupEnv in a real host
-	reg, err := models.Open(*flags, func(k string) (string, bool) { v, ok := environment[k]; return v, ok })
+	reg, err := models.Open(*flags, func(k string) (string, bool) { v, ok := environment[k]; return v, ok }, adapters())
 	if err != nil {
 		fmt.Println(err)
 		return

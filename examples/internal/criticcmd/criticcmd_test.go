@@ -1,14 +1,17 @@
-package main
+package criticcmd
 
 import (
 	"bytes"
 	"context"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/crucible-go/crucible/examples/internal/cli"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -18,7 +21,11 @@ func fixed() time.Time { return time.Date(2026, 2, 13, 9, 0, 0, 0, time.UTC) }
 func runMain(t *testing.T, args ...string) (string, string, error) {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	err := run(context.Background(), args, &out, &errOut, fixed)
+	code := Main(context.Background(), cli.Env{Args: args, Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut, Now: fixed})
+	var err error
+	if code != cli.ExitOK {
+		err = fmt.Errorf("exit %d: %s", code, errOut.String())
+	}
 	return out.String(), errOut.String(), err
 }
 
@@ -90,7 +97,7 @@ func TestRunBadInput(t *testing.T) {
 	if _, _, err := runMain(t, "-nope"); err == nil {
 		t.Error("unknown flag accepted")
 	}
-	if _, _, err := runMain(t, "stray"); err == nil {
+	if _, _, err := runMain(t, "a.md", "stray"); err == nil {
 		t.Error("stray argument accepted")
 	}
 	if _, _, err := runMain(t, "-mode", "chaos"); err == nil || !strings.Contains(err.Error(), "Unknown mode 'chaos'") {

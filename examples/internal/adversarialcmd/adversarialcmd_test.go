@@ -1,4 +1,4 @@
-package main
+package adversarialcmd
 
 import (
 	"bytes"
@@ -12,6 +12,8 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/crucible-go/crucible/examples/internal/cli"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -28,7 +30,7 @@ type outcome struct {
 func runMain(t *testing.T, stdin string, args ...string) outcome {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	code := run(context.Background(), args, strings.NewReader(stdin), &out, &errOut, noEnv)
+	code := Main(context.Background(), cli.Env{Args: args, Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errOut, LookupEnv: noEnv})
 	return outcome{code, out.String(), errOut.String()}
 }
 
@@ -50,7 +52,7 @@ func parseContract(t *testing.T, stdout string) contract {
 }
 
 // sample is the path of a bundled sample variant.
-func sample(name string) string { return filepath.Join("..", "samples", name) }
+func sample(name string) string { return filepath.Join("..", "..", "samples", name) }
 
 var pipelineArtifacts = []string{
 	"adversarial/diff-analysis.md",
@@ -91,7 +93,7 @@ func TestRunWritesEveryArtifact(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
 			got := runMain(t, "", append(tt.args, "--output", dir)...)
-			require.Equal(t, exitOK, got.code, "stderr:\n%s", got.stderr)
+			require.Equal(t, cli.ExitOK, got.code, "stderr:\n%s", got.stderr)
 			assert.Contains(t, got.stderr, tt.wantErr)
 
 			c := parseContract(t, got.stdout)
@@ -133,7 +135,7 @@ func TestRunRejectsBadInput(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
 			got := runMain(t, "", append(tt.args, "--output", dir)...)
-			assert.Equal(t, exitUsage, got.code)
+			assert.Equal(t, cli.ExitUsage, got.code)
 			assert.Contains(t, got.stderr, tt.wantErr)
 			assert.Empty(t, got.stdout, "no contract for input the pipeline never ran on")
 			entries, err := os.ReadDir(dir)
@@ -148,7 +150,7 @@ func TestRunInteractiveTakesDefaultsOnEmptyAnswers(t *testing.T) {
 	got := runMain(t, "\n\n\n\n",
 		"--interactive", "--output", dir,
 		"--compare", sample("ingest-spec-architect.md")+","+sample("ingest-spec-performance.md"))
-	require.Equal(t, exitOK, got.code, "stderr:\n%s", got.stderr)
+	require.Equal(t, cli.ExitOK, got.code, "stderr:\n%s", got.stderr)
 	for _, question := range []string{
 		"Diff analysis complete.",
 		"Would you like to highlight priority areas for debate?",
@@ -167,17 +169,34 @@ func TestRunInteractiveOverrideIsRecorded(t *testing.T) {
 	// Answer the base-selection checkpoint with the variant the scorer
 	// did not pick: the first run says which one that is.
 	first := runMain(t, "\n\n\n\n", args...)
-	require.Equal(t, exitOK, first.code, "stderr:\n%s", first.stderr)
+	require.Equal(t, cli.ExitOK, first.code, "stderr:\n%s", first.stderr)
 	picked := parseContract(t, first.stdout).BaseVariant
 	other := "B"
 	if strings.Contains(picked, "performance") {
 		other = "A"
 	}
 	got := runMain(t, "\n\n"+other+"\n\n", args...)
-	require.Equal(t, exitOK, got.code, "stderr:\n%s", got.stderr)
+	require.Equal(t, cli.ExitOK, got.code, "stderr:\n%s", got.stderr)
 	c := parseContract(t, got.stdout)
 	assert.NotEqual(t, picked, c.BaseVariant, "the override changes the base")
 	sel, err := os.ReadFile(filepath.Join(dir, "adversarial", "base-selection.md"))
 	require.NoError(t, err)
 	assert.Contains(t, string(sel), "user-overridden")
+}
+
+// TestRunInteractiveAsksAgain answers the base-selection question with "y"
+// (the question reads as yes/no) and then with a letter no variant has:
+// the run asks again each time rather than failing.
+func TestRunInteractiveAsksAgain(t *testing.T) {
+	dir := t.TempDir()
+	got := runMain(t, "\n\ny\nZ\n\n\n",
+		"--interactive", "--output", dir,
+		"--compare", sample("ingest-spec-architect.md")+","+sample("ingest-spec-performance.md"))
+	require.Equal(t, cli.ExitOK, got.code, "stderr:\n%s", got.stderr)
+	assert.Contains(t, got.stderr, "Which variant should be the base? [A, B; Enter: accept]")
+	assert.Contains(t, got.stderr, `(no variant "Z"; the variants are A, B)`)
+	assert.NotEqual(t, "failed", parseContract(t, got.stdout).Status)
+	sel, err := os.ReadFile(filepath.Join(dir, "adversarial", "base-selection.md"))
+	require.NoError(t, err)
+	assert.NotContains(t, string(sel), "user-overridden", "Enter after the invalid answers accepts the selection")
 }

@@ -1,4 +1,4 @@
-package main
+package roadmapcmd
 
 import (
 	"bytes"
@@ -16,6 +16,10 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/crucible-go/crucible/diff"
+	"github.com/crucible-go/crucible/examples/internal/cli"
+	"github.com/crucible-go/crucible/examples/internal/models"
+	"github.com/crucible-go/crucible/provider"
+	"github.com/crucible-go/crucible/provider/providertest"
 )
 
 // goldenDir is absolute: the tests run in temporary working directories.
@@ -37,7 +41,7 @@ func fixed() time.Time { return time.Date(2026, 2, 13, 9, 0, 0, 0, time.UTC) }
 // can run in a temporary working directory.
 func sample(t *testing.T, name string) string {
 	t.Helper()
-	p, err := filepath.Abs(filepath.Join("testdata", name))
+	p, err := filepath.Abs(filepath.Join("..", "..", "samples", name))
 	require.NoError(t, err)
 	return p
 }
@@ -55,7 +59,7 @@ func runIn(t *testing.T, stdin string, args ...string) (outcome, string) {
 	t.Chdir(dir)
 	var out, errOut bytes.Buffer
 	env := func(string) (string, bool) { return "", false }
-	code := run(context.Background(), args, strings.NewReader(stdin), &out, &errOut, env, fixed)
+	code := Main(context.Background(), cli.Env{Args: args, Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errOut, LookupEnv: env, Now: fixed, Adapters: fakeAdapters})
 	return outcome{code, out.String(), errOut.String()}, dir
 }
 
@@ -114,11 +118,11 @@ const approveLowConvergence = "\n\n\n\ny\n"
 func TestMultiSpec(t *testing.T) {
 	specs := sample(t, "refunds-payments.md") + "," + sample(t, "refunds-platform.md")
 	res, _ := runIn(t, "", "--specs", specs, "--output", "out")
-	require.Equal(t, exitAborted, res.code, "below 60% the roadmap aborts unless approved")
+	require.Equal(t, cli.ExitFailed, res.code, "below 60% the roadmap aborts unless approved")
 	assert.Contains(t, res.stderr, "is below 60% threshold.\nUse --interactive to approve low-convergence results, or revise specifications.\n")
 
 	res, dir := runIn(t, approveLowConvergence, "--specs", specs, "--output", "out", "--interactive")
-	require.Equal(t, exitOK, res.code, res.stderr)
+	require.Equal(t, cli.ExitOK, res.code, res.stderr)
 	out := filepath.Join(dir, "out")
 
 	a := frontMatter(t, filepath.Join(out, "roadmap.md"))["adversarial"].(map[string]any)
@@ -142,7 +146,7 @@ func TestMultiRoadmap(t *testing.T) {
 	// Model-only agents take the spec's primary persona (security for the
 	// payments draft), so their roadmaps agree.
 	res, dir := runIn(t, "", sample(t, "refunds-payments.md"), "--multi-roadmap", "--agents", "opus,sonnet,gpt52:security", "--depth", "quick", "--output", "out")
-	require.Equal(t, exitOK, res.code, res.stderr)
+	require.Equal(t, cli.ExitOK, res.code, res.stderr)
 	out := filepath.Join(dir, "out")
 	a := frontMatter(t, filepath.Join(out, "roadmap.md"))["adversarial"].(map[string]any)
 	assert.Equal(t, "multi-roadmap", a["mode"])
@@ -166,7 +170,7 @@ func TestMultiRoadmapLowConvergence(t *testing.T) {
 	// Mixed personas order their phases differently, which the offline
 	// debate cannot settle: convergence stays below 60%.
 	res, dir := runIn(t, "", args()...)
-	assert.Equal(t, exitAborted, res.code)
+	assert.Equal(t, cli.ExitFailed, res.code)
 	assert.Contains(t, res.stderr, "is below 60% threshold.\nUse --interactive to approve low-convergence results, or revise specifications.\n")
 	assert.NoFileExists(t, filepath.Join(dir, "out", "roadmap.md"), "an aborted run writes no roadmap")
 	assert.FileExists(t, filepath.Join(dir, "out", "adversarial", "debate-transcript.md"), "the artifacts stay for review")
@@ -176,7 +180,7 @@ func TestMultiRoadmapLowConvergence(t *testing.T) {
 	// defaults), then the roadmap asks whether to proceed.
 	const acceptCheckpoints = "\n\n\n\n"
 	res, dir = runIn(t, acceptCheckpoints+"n\n", args("--interactive")...)
-	assert.Equal(t, exitAborted, res.code)
+	assert.Equal(t, cli.ExitFailed, res.code)
 	for _, q := range []string{"Diff analysis complete.", "Debate complete.", "Base selected:", "Refactoring plan:"} {
 		assert.Contains(t, res.stderr, q, "the pipeline's checkpoints ask on the terminal")
 	}
@@ -185,7 +189,7 @@ func TestMultiRoadmapLowConvergence(t *testing.T) {
 	assert.NoFileExists(t, filepath.Join(dir, "out", "roadmap.md"))
 
 	res, dir = runIn(t, acceptCheckpoints+"y\n", args("--interactive")...)
-	require.Equal(t, exitOK, res.code, res.stderr)
+	require.Equal(t, cli.ExitOK, res.code, res.stderr)
 	assert.Contains(t, res.stderr, "--output out --interactive", "interactive propagates to the pipeline")
 	ext := read(t, filepath.Join(dir, "out", "extraction.md"))
 	assert.Contains(t, ext, "below the 60% threshold was approved interactively.")
@@ -200,7 +204,7 @@ func TestCombined(t *testing.T) {
 	// approval; Wave 2 then runs on the unified spec.
 	res, dir := runIn(t, approveLowConvergence+approveLowConvergence, "--specs", sample(t, "refunds-payments.md")+","+sample(t, "refunds-platform.md"),
 		"--multi-roadmap", "--agents", "opus,sonnet", "--depth", "deep", "--output", "out", "--interactive")
-	require.Equal(t, exitOK, res.code, res.stderr)
+	require.Equal(t, cli.ExitOK, res.code, res.stderr)
 	out := filepath.Join(dir, "out")
 	a := frontMatter(t, filepath.Join(out, "roadmap.md"))["adversarial"].(map[string]any)
 	assert.Equal(t, "combined", a["mode"])
@@ -220,7 +224,7 @@ func TestCombined(t *testing.T) {
 
 func TestStandardPath(t *testing.T) {
 	res, dir := runIn(t, "", sample(t, "customer-portal.md"), "--output", "out")
-	require.Equal(t, exitOK, res.code, res.stderr)
+	require.Equal(t, cli.ExitOK, res.code, res.stderr)
 	fm := frontMatter(t, filepath.Join(dir, "out", "roadmap.md"))
 	assert.NotContains(t, fm, "adversarial")
 	assert.Equal(t, "frontend", fm["primary_persona"])
@@ -230,7 +234,7 @@ func TestStandardPath(t *testing.T) {
 
 func TestBundledSamples(t *testing.T) {
 	res, dir := runIn(t, approveLowConvergence, "--interactive")
-	require.Equal(t, exitOK, res.code, res.stderr)
+	require.Equal(t, cli.ExitOK, res.code, res.stderr)
 	assert.Contains(t, res.stderr, "No spec or --specs given: consolidating the bundled sample specs")
 	assert.Equal(t, "multi-spec", frontMatter(t, filepath.Join(dir, "roadmap-output", "roadmap.md"))["adversarial"].(map[string]any)["mode"])
 }
@@ -287,9 +291,9 @@ func TestBadInput(t *testing.T) {
 			t.Chdir(t.TempDir())
 			var out, errOut bytes.Buffer
 			env := func(k string) (string, bool) { v, ok := tt.env[k]; return v, ok }
-			code := run(context.Background(), args, strings.NewReader(""), &out, &errOut, env, fixed)
-			assert.Equal(t, exitUsage, code)
-			assert.True(t, strings.HasSuffix(errOut.String(), tt.want), "stderr:\n%s", errOut.String())
+			code := Main(context.Background(), cli.Env{Args: args, Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut, LookupEnv: env, Now: fixed, Adapters: fakeAdapters})
+			assert.Equal(t, cli.ExitUsage, code)
+			assert.Contains(t, errOut.String(), tt.want)
 			assert.Empty(t, out.String())
 		})
 	}
@@ -297,19 +301,29 @@ func TestBadInput(t *testing.T) {
 
 func TestHelp(t *testing.T) {
 	res, _ := runIn(t, "", "-h")
-	assert.Equal(t, exitOK, res.code)
-	assert.Contains(t, res.stderr, "usage: roadmap [flags] [spec.md]")
-	assert.Contains(t, res.stderr, "-multi-roadmap")
+	assert.Equal(t, cli.ExitOK, res.code)
+	assert.Contains(t, res.stdout, "usage: roadmap [flags] [spec.md|-]")
+	assert.Contains(t, res.stdout, "-multi-roadmap")
+	assert.Empty(t, res.stderr)
 }
 
 func TestOrchestratorForFiveAgents(t *testing.T) {
 	res, dir := runIn(t, "\n\n\n\ny\n", sample(t, "refunds-platform.md"), "--multi-roadmap", "--agents",
 		"opus:security,sonnet:qa,haiku:performance,gpt52:devops,gemini", "--interactive", "--output", "out")
-	require.Equal(t, exitOK, res.code, res.stderr)
+	require.Equal(t, cli.ExitOK, res.code, res.stderr)
 	out := filepath.Join(dir, "out")
 	assert.Contains(t, read(t, filepath.Join(out, "extraction.md")), "- Orchestrator: added for 5 agents (≥ 5; not counted toward the 2-10 limit)\n")
 	assert.Contains(t, read(t, filepath.Join(out, "adversarial", "debate-transcript.md")), "- Orchestrator: final debate among ",
 		"the pipeline ran its orchestrator")
 	a := frontMatter(t, filepath.Join(out, "roadmap.md"))["adversarial"].(map[string]any)
 	assert.Len(t, a["agents"], 5, "the orchestrator is not an agent")
+}
+
+// fakeAdapters stand in for the SDK adapters the offline build does not
+// link: the registry has the provider's model table, and no call reaches
+// a network.
+var fakeAdapters = map[string]models.Adapter{
+	models.OpenAI: func(models.Env, []models.Model, models.AdapterConfig) (provider.Provider, error) {
+		return providertest.NewFake(), nil
+	},
 }

@@ -1,9 +1,10 @@
-package main
+package challengecmd
 
 import (
 	"bytes"
 	"context"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +12,8 @@ import (
 	"time"
 
 	"go.uber.org/goleak"
+
+	"github.com/crucible-go/crucible/examples/internal/cli"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -24,7 +27,11 @@ func noEnv(string) (string, bool) { return "", false }
 func runMain(t *testing.T, args ...string) (string, string, error) {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	err := run(context.Background(), args, &out, &errOut, fixed, noEnv)
+	code := Main(context.Background(), cli.Env{Args: args, Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut, LookupEnv: noEnv, Now: fixed})
+	var err error
+	if code != cli.ExitOK {
+		err = fmt.Errorf("exit %d: %s", code, errOut.String())
+	}
 	return out.String(), errOut.String(), err
 }
 
@@ -140,10 +147,12 @@ func TestRunErrors(t *testing.T) {
 		{[]string{"-type", "spec"}, `unknown artifact type "spec"`},
 		{[]string{"-type", "roadmap"}, "the bundled sample is a plan"},
 		{[]string{"-profile", "premium"}, `unknown model profile "premium"`},
-		{[]string{"-file", "/nonexistent/PLAN.md"}, "no such file"},
-		{[]string{"-provider", "anthropic"}, "ANTHROPIC_API_KEY"},
+		{[]string{"-file", "/nonexistent/PLAN.md"}, "File not found: /nonexistent/PLAN.md"},
+		{[]string{"-provider", "anthropic"}, "this build has no model adapters"},
 		{[]string{"-model", "opus"}, "needs --provider"},
-		{[]string{"extra"}, "unexpected arguments: extra"},
+		{[]string{"a.md", "extra"}, "unexpected arguments: extra"},
+		{[]string{"extra"}, "File not found: extra"},
+		{[]string{"-file", "a.md", "b.md"}, "not both"},
 		{[]string{"-nope"}, "flag provided but not defined"},
 	}
 	for _, tt := range tests {
