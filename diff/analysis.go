@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -94,7 +95,9 @@ type Point struct {
 	Category Category `json:"category"`
 	// Kind refines the category: for structural points "section-order",
 	// "section-grouping", "organization-model", "hierarchy-depth",
-	// "heading-structure"; for content "approach" or "coverage-gap"; for
+	// "heading-structure"; for content "approach" or "coverage-gap" (and,
+	// from a model detector, "revision-change" or
+	// "unconfirmed-contradiction"); for
 	// contradictions the detector's kind; for unique contributions
 	// "section".
 	Kind  string `json:"kind"`
@@ -335,7 +338,7 @@ func Analyze(ctx context.Context, docs []*Document, opts ...Option) (*Analysis, 
 	in := NewDetectInput(docs...)
 	in.Topics = exportTopics(docs, topics)
 	in.Fields = a.Fields
-	contradictions, err := runDetectors(ctx, cfg, in, a)
+	contradictions, unconfirmed, err := runDetectors(ctx, cfg, in, a)
 	if err != nil {
 		return nil, err
 	}
@@ -343,6 +346,7 @@ func Analyze(ctx context.Context, docs []*Document, opts ...Option) (*Analysis, 
 	var points []Point
 	points = append(points, structuralPoints(docs)...)
 	points = append(points, contentPoints(docs, topics, contradictions)...)
+	points = append(points, differencePoints(docs, unconfirmed)...)
 	points = append(points, contradictionPoints(docs, contradictions)...)
 	points = append(points, uniquePoints(docs, topics, cfg.source)...)
 	a.Topics = in.Topics
@@ -384,18 +388,44 @@ func categoryNoun(c Category) string {
 
 // runDetectors runs every detector and merges their findings. A failing
 // detector other than the first is noted as a warning so that a flaky model
-// cannot sink the analysis; the rules never fail.
-func runDetectors(ctx context.Context, cfg config, in DetectInput, a *Analysis) ([]Contradiction, error) {
+// cannot sink the analysis; the rules never fail. Findings of a
+// [FindingDetector] that are not contradictions come back as differences.
+// When a named detector (a model) takes part, findings are also
+// deduplicated by the lines they cite, and each one's reason says which
+// detectors found it.
+func runDetectors(ctx context.Context, cfg config, in DetectInput, a *Analysis) ([]Contradiction, []Difference, error) {
 	var all []Contradiction
+	var diffs []Difference
+	var found [][]string // per contradiction of all: the detectors that found it
+	named := false
+	for _, d := range cfg.detectors {
+		if _, ok := d.(NamedDetector); ok {
+			named = true
+		}
+	}
 	seen := map[string]bool{}
 	for i, d := range cfg.detectors {
-		cs, err := d.Detect(ctx, in)
+		var cs []Contradiction
+		var err error
+		if fd, ok := d.(FindingDetector); ok {
+			var f Findings
+			f, err = fd.DetectAll(ctx, in)
+			cs = f.Contradictions
+			diffs = append(diffs, f.Differences...)
+		} else {
+			cs, err = d.Detect(ctx, in)
+		}
 		if err != nil {
 			if ctx.Err() != nil || i == 0 {
-				return nil, fmt.Errorf("diff: contradiction detection: %w", err)
+				return nil, nil, fmt.Errorf("diff: contradiction detection: %w", err)
 			}
 			a.Warnings = append(a.Warnings, fmt.Sprintf("Contradiction detector %d failed: %v", i+1, err))
 			continue
+		}
+		name := detectorName(d)
+		var cov coverage
+		if named {
+			cov = newCoverage(all)
 		}
 		for _, c := range cs {
 			if len(c.Claims) < 2 {
@@ -405,12 +435,36 @@ func runDetectors(ctx context.Context, cfg config, in DetectInput, a *Analysis) 
 			if seen[key] {
 				continue
 			}
+			if named {
+				if j, ok := cov.citing(c); ok {
+					if !slices.Contains(found[j], name) {
+						found[j] = append(found[j], name)
+					}
+					continue
+				}
+			}
 			seen[key] = true
 			all = append(all, c)
+			found = append(found, []string{name})
 		}
 	}
+	if named {
+		for i := range all {
+			all[i].Reason = strings.TrimSpace(all[i].Reason + " (found by " + strings.Join(found[i], " and ") + ")")
+		}
+		diffs = uncoveredDifferences(diffs, all)
+	}
 	SortContradictions(all)
-	return all, nil
+	return all, diffs, nil
+}
+
+// detectorName names a detector for the rendered analysis: its own name,
+// or "the rules".
+func detectorName(d ContradictionDetector) string {
+	if n, ok := d.(NamedDetector); ok {
+		return "the " + n.DetectorName()
+	}
+	return "the rules"
 }
 
 func variantList(c Contradiction) []int {
