@@ -338,11 +338,10 @@ func Analyze(ctx context.Context, docs []*Document, opts ...Option) (*Analysis, 
 	in := NewDetectInput(docs...)
 	in.Topics = exportTopics(docs, topics)
 	in.Fields = a.Fields
-	contradictions, unconfirmed, err := runDetectors(ctx, cfg, in, a)
+	contradictions, unconfirmed, err := runDetectors(ctx, cfg, in, a, fieldContradictions)
 	if err != nil {
 		return nil, err
 	}
-	contradictions = withFieldContradictions(contradictions, fieldContradictions)
 	var points []Point
 	points = append(points, structuralPoints(docs)...)
 	points = append(points, contentPoints(docs, topics, contradictions)...)
@@ -390,20 +389,24 @@ func categoryNoun(c Category) string {
 // detector other than the first is noted as a warning so that a flaky model
 // cannot sink the analysis; the rules never fail. Findings of a
 // [FindingDetector] that are not contradictions come back as differences.
-// When a named detector (a model) takes part, findings are also
-// deduplicated by the lines they cite, and each one's reason says which
-// detectors found it.
-func runDetectors(ctx context.Context, cfg config, in DetectInput, a *Analysis) ([]Contradiction, []Difference, error) {
-	var all []Contradiction
-	var diffs []Difference
-	var found [][]string // per contradiction of all: the detectors that found it
-	named := false
-	for _, d := range cfg.detectors {
-		if _, ok := d.(NamedDetector); ok {
-			named = true
-		}
+//
+// The rules alone merge as they always have: duplicates (same signature,
+// scope and variants) dropped, then the field contradictions added. When
+// a named detector (a model) takes part, the rules' findings and the
+// field contradictions come first and every other finding citing the
+// same lines as one already kept is merged into it; each row's reason
+// says which detectors found it; and when a detector found the variants
+// to be successive revisions, conflicts between two revisions become
+// changes.
+func runDetectors(ctx context.Context, cfg config, in DetectInput, a *Analysis, fields []Contradiction) ([]Contradiction, []Difference, error) {
+	type result struct {
+		cs   []Contradiction
+		name string
 	}
-	seen := map[string]bool{}
+	var results, later []result
+	var diffs []Difference
+	var revisions []int
+	named := false
 	for i, d := range cfg.detectors {
 		var cs []Contradiction
 		var err error
@@ -412,6 +415,9 @@ func runDetectors(ctx context.Context, cfg config, in DetectInput, a *Analysis) 
 			f, err = fd.DetectAll(ctx, in)
 			cs = f.Contradictions
 			diffs = append(diffs, f.Differences...)
+			if f.Revisions != nil {
+				revisions = f.Revisions
+			}
 		} else {
 			cs, err = d.Detect(ctx, in)
 		}
@@ -422,38 +428,66 @@ func runDetectors(ctx context.Context, cfg config, in DetectInput, a *Analysis) 
 			a.Warnings = append(a.Warnings, fmt.Sprintf("Contradiction detector %d failed: %v", i+1, err))
 			continue
 		}
-		name := detectorName(d)
-		var cov coverage
-		if named {
-			cov = newCoverage(all)
+		if _, ok := d.(NamedDetector); ok {
+			named = true
+			later = append(later, result{cs, detectorName(d)})
+			continue
 		}
-		for _, c := range cs {
+		results = append(results, result{cs, detectorName(d)})
+	}
+	if !named {
+		var all []Contradiction
+		seen := map[string]bool{}
+		for _, r := range results {
+			for _, c := range r.cs {
+				if len(c.Claims) < 2 {
+					continue
+				}
+				key := c.Signature() + "|" + string(c.Scope()) + "|" + fmt.Sprint(variantList(c))
+				if !seen[key] {
+					seen[key] = true
+					all = append(all, c)
+				}
+			}
+		}
+		SortContradictions(all)
+		return withFieldContradictions(all, fields), diffs, nil
+	}
+
+	results = append(results, result{fields, "the rules"})
+	results = append(results, later...)
+	var all []Contradiction
+	var found [][]string // per contradiction of all: the detectors that found it
+	seen := map[string]int{}
+	for _, r := range results {
+		cov := newCoverage(all)
+		for _, c := range r.cs {
 			if len(c.Claims) < 2 {
 				continue
 			}
 			key := c.Signature() + "|" + string(c.Scope()) + "|" + fmt.Sprint(variantList(c))
-			if seen[key] {
+			j, dup := seen[key]
+			if !dup {
+				j, dup = cov.citing(c)
+			}
+			if dup {
+				if !slices.Contains(found[j], r.name) {
+					found[j] = append(found[j], r.name)
+				}
 				continue
 			}
-			if named {
-				if j, ok := cov.citing(c); ok {
-					if !slices.Contains(found[j], name) {
-						found[j] = append(found[j], name)
-					}
-					continue
-				}
-			}
-			seen[key] = true
+			seen[key] = len(all)
 			all = append(all, c)
-			found = append(found, []string{name})
+			found = append(found, []string{r.name})
 		}
 	}
-	if named {
-		for i := range all {
-			all[i].Reason = strings.TrimSpace(all[i].Reason + " (found by " + strings.Join(found[i], " and ") + ")")
-		}
-		diffs = uncoveredDifferences(diffs, all)
+	if revisions != nil {
+		all, found, diffs = revisionChanges(all, found, diffs, revisions)
 	}
+	for i := range all {
+		all[i].Reason = strings.TrimSpace(all[i].Reason + " (found by " + strings.Join(found[i], " and ") + ")")
+	}
+	diffs = uncoveredDifferences(diffs, all)
 	SortContradictions(all)
 	return all, diffs, nil
 }

@@ -105,3 +105,32 @@ func differencePoints(docs []*Document, ds []Difference) []Point {
 	}
 	return points
 }
+
+// revisionChanges takes the conflicts between two successive revisions
+// out of the contradictions: the later revision changed the value, and a
+// merge takes it. They are reported as changes; conflicts within one
+// revision stay contradictions.
+func revisionChanges(cs []Contradiction, found [][]string, diffs []Difference, order []int) ([]Contradiction, [][]string, []Difference) {
+	rank := make(map[int]int, len(order))
+	for i, v := range order {
+		rank[v] = i
+	}
+	var keep []Contradiction
+	var keepFound [][]string
+	for i, c := range cs {
+		if c.Scope() != CrossVariant {
+			keep = append(keep, c)
+			keepFound = append(keepFound, found[i])
+			continue
+		}
+		latest := c.Claims[0].Variant
+		for _, cl := range c.Claims {
+			if rank[cl.Variant] > rank[latest] {
+				latest = cl.Variant
+			}
+		}
+		reason := fmt.Sprintf("%s (changed by the later revision, Variant %s; found by %s)", c.Reason, Label(latest), strings.Join(found[i], " and "))
+		diffs = append(diffs, Difference{Kind: RevisionChange, Subject: c.Subject, Claims: c.Claims, Reason: reason})
+	}
+	return keep, keepFound, diffs
+}

@@ -156,6 +156,34 @@ var (
 	detTotalRE = regexp.MustCompile(`(?i)\b(?:total|totals|overall|in all|altogether|sum|critical path|\d+\s+(?:of|out of)\s+\d+|all\s+\d+|\d+\s+(?:tasks|items|findings|phases|steps|deltas|issues|bugs|changes|files|tests|days|weeks|hours|requirements|risks|milestones))\b`)
 )
 
+// idRE matches item ids and references with digits ("FR-007", "T5.8",
+// "§2.5", "NFR-004"): digits that count nothing.
+var idRE = regexp.MustCompile(`(?:§|\b[A-Za-z]+[-_.]?)\d+(?:[.-]\d+)*\b`)
+
+// leadIn returns the statement that leads into the list of item s: the
+// text before the first item of its list, in the same section.
+func leadIn(stmts []detStatement, s *detStatement) *detStatement {
+	if s.kind != stmtItem {
+		return nil
+	}
+	for i := len(stmts) - 1; i >= 0; i-- {
+		if stmts[i].block >= s.block {
+			continue
+		}
+		p := &stmts[i]
+		switch {
+		case p.section != s.section:
+			return nil
+		case p.kind == stmtItem:
+			continue
+		case p.kind == stmtText:
+			return p
+		}
+		return nil
+	}
+	return nil
+}
+
 // finalPart gathers, within room tokens, the statements where conflicts
 // across topics show: first those of summary sections and those that
 // total or count, then each variant's opening statements, then the table
@@ -172,21 +200,34 @@ func finalPart(in DetectInput, stmts [][]detStatement, room int) detPart {
 				tiers[0] = append(tiers[0], s)
 			case i < 6:
 				tiers[1] = append(tiers[1], s)
-			case (s.kind == stmtRow || s.kind == stmtItem) && containsDigit(text):
+			case (s.kind == stmtRow || s.kind == stmtItem) && containsDigit(idRE.ReplaceAllString(text, "")):
 				tiers[2] = append(tiers[2], s)
 			}
 		}
 	}
 	var picked []*detStatement
+	taken := map[*detStatement]bool{}
 	size := 0
+	take := func(s *detStatement) bool {
+		if taken[s] {
+			return true
+		}
+		n := estimateTokens(renderStatements(docs, []*detStatement{s})) + 8 // a section line now and then
+		if size+n > room {
+			return false
+		}
+		taken[s] = true
+		picked = append(picked, s)
+		size += n
+		return true
+	}
 	for _, tier := range tiers {
 		for _, s := range tier {
-			n := estimateTokens(renderStatements(docs, []*detStatement{s})) + 8 // a section line now and then
-			if size+n > room {
+			// A list item comes with the sentence that leads into its list.
+			if lead := leadIn(stmts[s.variant], s); lead != nil && !take(lead) {
 				continue
 			}
-			picked = append(picked, s)
-			size += n
+			take(s)
 		}
 	}
 	slices.SortFunc(picked, func(a, b *detStatement) int {

@@ -33,6 +33,11 @@ type NamedDetector interface {
 type Findings struct {
 	Contradictions []Contradiction
 	Differences    []Difference
+	// Revisions lists the variants in revision order, earliest first,
+	// when the detector found them to be successive revisions of one
+	// artifact; nil otherwise. Conflicts between two revisions are then
+	// changes the later one made, not contradictions.
+	Revisions []int
 }
 
 // Difference is a finding reported as a content difference rather than a
@@ -244,7 +249,7 @@ func linesKey(cs []Claim) string {
 }
 
 func (v *verifier) findings() Findings {
-	var out Findings
+	out := Findings{Revisions: v.revisions}
 	for _, f := range v.contradictions {
 		out.Contradictions = append(out.Contradictions, f.c)
 	}

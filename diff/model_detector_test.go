@@ -357,3 +357,37 @@ func TestRevisionOrder(t *testing.T) {
 		})
 	}
 }
+
+// TestAnalyzeRevisionsWithModelDetector: when the variants are successive
+// revisions, a conflict between the two (the model's or the rules') is
+// the later revision's change, reported as a content difference; a
+// conflict within one revision stays a contradiction.
+func TestAnalyzeRevisionsWithModelDetector(t *testing.T) {
+	docs := planDocs(t)
+	fake := providertest.NewFake()
+	fake.On().Reply(`{"contradictions": [
+	  {"subject": "retry timeout", "kind": "numeric", "sides": [{"id": "A10", "value": "30"}, {"id": "B8", "value": "60"}], "confidence": "high", "change": true, "reason": "30 s became 60 s"},
+	  {"subject": "service duration in weeks", "kind": "numeric", "sides": [{"id": "B1", "value": "5 weeks"}, {"id": "B7", "value": "6 weeks"}], "confidence": "high", "reason": "the overview says 5 weeks, the table's total 6"}
+	]}`)
+	m, err := NewModelDetector(fake, "opus")
+	require.NoError(t, err)
+	a, err := Analyze(context.Background(), docs, WithClock(fixedClock), WithDetectors(RuleDetector{}, m))
+	require.NoError(t, err)
+	require.NoError(t, Validate(a.Markdown()))
+	for _, p := range a.ByCategory(CategoryContradiction) {
+		assert.Equal(t, IntraVariant, p.Scope, "%s: a conflict between revisions is not a contradiction", p.ID)
+	}
+	var intra bool
+	for _, p := range a.ByCategory(CategoryContradiction) {
+		intra = intra || p.Title == "Service duration in weeks"
+	}
+	assert.True(t, intra, "the conflict inside the revision is a contradiction")
+	changes := map[string]string{}
+	for _, p := range a.ByCategory(CategoryContent) {
+		if p.Kind == RevisionChange {
+			changes[p.Title] = p.Reason
+		}
+	}
+	assert.Contains(t, changes["Retry timeout"], "30 s became 60 s")
+	assert.Contains(t, changes["1. Overview: Status"], "changed by the later revision, Variant B; found by the rules", "the rules' field conflict is a change too")
+}
