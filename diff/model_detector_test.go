@@ -13,6 +13,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"go.uber.org/goleak"
 
 	"github.com/crucible-go/crucible/provider"
 	"github.com/crucible-go/crucible/provider/llmjson"
@@ -281,6 +282,7 @@ func TestModelDetectorPromptGolden(t *testing.T) {
 // small budget, adds the request over summaries and totals, and runs the
 // requests concurrently, never more at once than allowed.
 func TestModelDetectorBudget(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	var docs []*Document
 	for v := range 2 {
 		var src strings.Builder
