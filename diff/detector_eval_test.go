@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -29,6 +30,9 @@ import (
 	"github.com/crucible-go/crucible/provider"
 	"github.com/crucible-go/crucible/provider/providertest"
 )
+
+// detectorIDRE finds the statement ids of a request: "A12 L40: …".
+var detectorIDRE = regexp.MustCompile(`(?m)^([A-Z])(\d+) L\d`)
 
 const (
 	detectorPromptsEnv = "CRUCIBLE_DETECTOR_PROMPTS"
@@ -131,6 +135,29 @@ func TestDetectorRequestSizes(t *testing.T) {
 			largest = max(largest, n)
 			if n > diff.DefaultDetectorBudget {
 				t.Errorf("%s request %s: %d tokens, over the budget of %d", set, part, n, diff.DefaultDetectorBudget)
+			}
+		}
+		// Every statement of every variant is in some request: each
+		// variant's ids run from 1 without a gap.
+		ids := map[string]map[int]bool{}
+		for _, req := range rec.reqs {
+			for _, m := range detectorIDRE.FindAllStringSubmatch(req.Messages[len(req.Messages)-1].Content, -1) {
+				if ids[m[1]] == nil {
+					ids[m[1]] = map[int]bool{}
+				}
+				var n int
+				fmt.Sscan(m[2], &n)
+				ids[m[1]][n] = true
+			}
+		}
+		if len(ids) != len(docs) {
+			t.Errorf("%s: statements of %d variants in the requests, want %d", set, len(ids), len(docs))
+		}
+		for v, seen := range ids {
+			for n := 1; n <= len(seen); n++ {
+				if !seen[n] {
+					t.Errorf("%s: statement %s%d is in no request", set, v, n)
+				}
 			}
 		}
 		total += len(rec.reqs)

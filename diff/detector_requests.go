@@ -50,9 +50,7 @@ func packRequests(in DetectInput, stmts [][]detStatement, room, target int) []de
 	for _, u := range topicUnits(in, stmts) {
 		if u.tokens > room {
 			flush()
-			for _, chunk := range splitUnit(in.Documents, u, room) {
-				parts = append(parts, chunk)
-			}
+			parts = append(parts, splitUnit(in.Documents, u, room)...)
 			continue
 		}
 		if len(cur.stmts) > 0 && cur.tokens+u.tokens > target {

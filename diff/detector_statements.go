@@ -273,12 +273,6 @@ func sourceLine(d *Document, line int) string {
 	return strings.TrimSpace(d.Source[start : start+end])
 }
 
-// lineText returns the text of line l of the statement as the variant
-// has it, for the quote of a finding.
-func (s detStatement) lineText(d *Document, l int) string {
-	return sourceLine(d, l)
-}
-
 // lines returns the first and last line a citation of the statement may
 // name.
 func (s detStatement) lines() (int, int) {
