@@ -152,7 +152,7 @@ func (v *verifier) add(f detFinding) {
 	switch {
 	case f.Change:
 		vf.change = true
-		vf.why = "an intended change between revisions"
+		vf.why = "the model calls it an intended change"
 		if len(v.revisions) > 0 {
 			vf.why = "changed by the later revision"
 		}
@@ -259,7 +259,7 @@ func (v *verifier) findings() Findings {
 			continue
 		}
 		kind, reason := UnconfirmedContradiction, fmt.Sprintf("%s; not reported as a contradiction: %s", f.c.Reason, f.why)
-		if f.change {
+		if f.change && len(v.revisions) > 0 {
 			kind, reason = RevisionChange, fmt.Sprintf("%s (%s)", f.c.Reason, f.why)
 		}
 		out.Differences = append(out.Differences, Difference{Kind: kind, Subject: f.c.Subject, Claims: f.c.Claims, Reason: reason})

@@ -393,3 +393,20 @@ func TestAnalyzeRevisionsWithModelDetector(t *testing.T) {
 	assert.Contains(t, changes["Retry timeout"], "30 s became 60 s")
 	assert.Contains(t, changes["1. Overview: Status"], "changed by the later revision, Variant B; found by the rules", "the rules' field conflict is a change too")
 }
+
+// TestModelDetectorChangeWithoutRevisions: a finding the model calls an
+// intended change, between variants that are not revisions, is not a
+// contradiction, and not a revision change either.
+func TestModelDetectorChangeWithoutRevisions(t *testing.T) {
+	fake := providertest.NewFake()
+	fake.On().Reply(`{"contradictions": [{"kind": "choice", "subject": "rollout deployment", "sides": [{"id": "A1"}, {"id": "B1"}], "confidence": "high", "change": true, "reason": "B moved on"}]}`)
+	m, err := NewModelDetector(fake, "opus")
+	require.NoError(t, err)
+	f, err := m.DetectAll(context.Background(), NewDetectInput(modelDocs(t)...))
+	require.NoError(t, err)
+	assert.Empty(t, f.Contradictions)
+	assert.Nil(t, f.Revisions)
+	require.Len(t, f.Differences, 1)
+	assert.Equal(t, UnconfirmedContradiction, f.Differences[0].Kind)
+	assert.Contains(t, f.Differences[0].Reason, "the model calls it an intended change")
+}
