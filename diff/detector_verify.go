@@ -141,7 +141,6 @@ func (v *verifier) add(f detFinding) {
 	if reason == "" {
 		reason = "reported by the model"
 	}
-	sortClaims(claims)
 	c := Contradiction{Kind: kind, Subject: subject, Claims: claims, Impact: impact, Reason: reason,
 		Key: strings.Join(sortedSet(subjectWords(subject)), " ")}
 	conf := float64(f.Confidence)
@@ -158,12 +157,13 @@ func (v *verifier) add(f detFinding) {
 		}
 	case !known:
 		vf.why = fmt.Sprintf("the kind %q is not one the detector reports", f.Kind)
-		c.Kind = ContradictionKind(strings.ToLower(strings.TrimSpace(f.Kind)))
+		vf.c.Kind = ContradictionKind(strings.ToLower(strings.TrimSpace(f.Kind)))
 	case conf < minConfidence:
 		vf.why = "the model's confidence is low"
 	default:
 		vf.why = v.check(kind, subject, stmts, claims)
 	}
+	sortClaims(vf.c.Claims) // after the check, which reads claims beside stmts
 	v.keep(vf)
 }
 
@@ -179,7 +179,9 @@ func (v *verifier) check(kind ContradictionKind, subject string, stmts []*detSta
 		if len(want) > 0 && want.Intersect(context) == 0 {
 			return fmt.Sprintf("the subject %q is not named in %s (line %d) or its section", subject, s.id, claims[i].Line)
 		}
-		if kind == NumericConflict && !hasNumber(claims[i].Text) && !hasNumber(s.fullText()) {
+		// A code side needs the number on the line it cites; a paragraph
+		// may have it anywhere in the statement.
+		if kind == NumericConflict && !hasNumber(claims[i].Text) && (s.kind == stmtCode || !hasNumber(s.fullText())) {
 			return fmt.Sprintf("a numeric conflict, but %s (line %d) states no number", s.id, claims[i].Line)
 		}
 	}

@@ -94,7 +94,7 @@ func TestModelDetectorVerification(t *testing.T) {
 	  {"subject": "retry timeout", "kind": "numeric", "sides": [{"id": "A10", "line": 27, "value": "30"}, {"id": "B8", "value": "60"}], "confidence": "high", "impact": "Medium", "reason": "30 s against 60 s"},
 	  {"subject": "connection pool size", "kind": "numeric", "sides": [{"id": "A5"}, {"id": "B5"}], "confidence": "low", "reason": "4 against 8"},
 	  {"subject": "deployment region", "kind": "scope", "sides": [{"id": "A2"}, {"id": "B2"}], "confidence": "high", "reason": "not about regions at all"},
-	  {"subject": "phase owner", "kind": "numeric", "sides": [{"id": "A3"}, {"id": "B3"}], "confidence": "high", "reason": "no numbers"},
+	  {"subject": "phase owner", "kind": "numeric", "sides": [{"id": "B1"}, {"id": "A3"}], "confidence": "high", "reason": "no numbers"},
 	  {"subject": "number of phases", "kind": "numeric", "sides": [{"id": "A1"}, {"id": "B1"}], "confidence": "high", "change": true, "reason": "3 phases became 2"},
 	  {"subject": "total duration", "kind": "numeric", "sides": [{"id": "A1"}, {"id": "Z9"}], "confidence": "high", "reason": "cites a statement that does not exist"},
 	  {"subject": "retry timeout", "kind": "numeric", "sides": [{"id": "A10", "line": 27}, {"id": "B8", "line": 24}], "confidence": "high", "reason": "the same finding again, from another request"}
