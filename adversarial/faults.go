@@ -92,18 +92,36 @@ type modelDetector struct {
 	err error
 }
 
-var _ diff.ContradictionDetector = (*modelDetector)(nil)
+var (
+	_ diff.FindingDetector = (*modelDetector)(nil)
+	_ diff.NamedDetector   = (*modelDetector)(nil)
+)
 
 func (m *modelDetector) Detect(ctx context.Context, in diff.DetectInput) ([]diff.Contradiction, error) {
-	cs, err := m.d.Detect(ctx, in)
+	f, err := m.DetectAll(ctx, in)
+	return f.Contradictions, err
+}
+
+// DetectAll passes on the differences of a detector that reports them.
+func (m *modelDetector) DetectAll(ctx context.Context, in diff.DetectInput) (diff.Findings, error) {
+	var f diff.Findings
+	var err error
+	if fd, ok := m.d.(diff.FindingDetector); ok {
+		f, err = fd.DetectAll(ctx, in)
+	} else {
+		f.Contradictions, err = m.d.Detect(ctx, in)
+	}
 	if err == nil || ctx.Err() != nil {
-		return cs, err
+		return f, err
 	}
 	m.mu.Lock()
 	m.err = err
 	m.mu.Unlock()
-	return nil, nil
+	return diff.Findings{}, nil
 }
+
+// DetectorName names the agent in the rendered analysis.
+func (m *modelDetector) DetectorName() string { return "model" }
 
 func (m *modelDetector) warning() string {
 	m.mu.Lock()

@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -94,7 +95,9 @@ type Point struct {
 	Category Category `json:"category"`
 	// Kind refines the category: for structural points "section-order",
 	// "section-grouping", "organization-model", "hierarchy-depth",
-	// "heading-structure"; for content "approach" or "coverage-gap"; for
+	// "heading-structure"; for content "approach" or "coverage-gap" (and,
+	// from a model detector, "revision-change" or
+	// "unconfirmed-contradiction"); for
 	// contradictions the detector's kind; for unique contributions
 	// "section".
 	Kind  string `json:"kind"`
@@ -335,14 +338,14 @@ func Analyze(ctx context.Context, docs []*Document, opts ...Option) (*Analysis, 
 	in := NewDetectInput(docs...)
 	in.Topics = exportTopics(docs, topics)
 	in.Fields = a.Fields
-	contradictions, err := runDetectors(ctx, cfg, in, a)
+	contradictions, unconfirmed, err := runDetectors(ctx, cfg, in, a, fieldContradictions)
 	if err != nil {
 		return nil, err
 	}
-	contradictions = withFieldContradictions(contradictions, fieldContradictions)
 	var points []Point
 	points = append(points, structuralPoints(docs)...)
 	points = append(points, contentPoints(docs, topics, contradictions)...)
+	points = append(points, differencePoints(docs, unconfirmed)...)
 	points = append(points, contradictionPoints(docs, contradictions)...)
 	points = append(points, uniquePoints(docs, topics, cfg.source)...)
 	a.Topics = in.Topics
@@ -384,33 +387,118 @@ func categoryNoun(c Category) string {
 
 // runDetectors runs every detector and merges their findings. A failing
 // detector other than the first is noted as a warning so that a flaky model
-// cannot sink the analysis; the rules never fail.
-func runDetectors(ctx context.Context, cfg config, in DetectInput, a *Analysis) ([]Contradiction, error) {
-	var all []Contradiction
-	seen := map[string]bool{}
+// cannot sink the analysis; the rules never fail. Findings of a
+// [FindingDetector] that are not contradictions come back as differences.
+//
+// The rules alone merge as they always have: duplicates (same signature,
+// scope and variants) dropped, then the field contradictions added. When
+// a named detector (a model) takes part, the rules' findings and the
+// field contradictions come first and every other finding citing the
+// same lines as one already kept is merged into it; each row's reason
+// says which detectors found it; and when a detector found the variants
+// to be successive revisions, conflicts between two revisions become
+// changes.
+func runDetectors(ctx context.Context, cfg config, in DetectInput, a *Analysis, fields []Contradiction) ([]Contradiction, []Difference, error) {
+	type result struct {
+		cs   []Contradiction
+		name string
+	}
+	var results, later []result
+	var diffs []Difference
+	var revisions []int
+	named := false
 	for i, d := range cfg.detectors {
-		cs, err := d.Detect(ctx, in)
+		var cs []Contradiction
+		var err error
+		if fd, ok := d.(FindingDetector); ok {
+			var f Findings
+			f, err = fd.DetectAll(ctx, in)
+			cs = f.Contradictions
+			diffs = append(diffs, f.Differences...)
+			if f.Revisions != nil {
+				revisions = f.Revisions
+			}
+		} else {
+			cs, err = d.Detect(ctx, in)
+		}
 		if err != nil {
 			if ctx.Err() != nil || i == 0 {
-				return nil, fmt.Errorf("diff: contradiction detection: %w", err)
+				return nil, nil, fmt.Errorf("diff: contradiction detection: %w", err)
 			}
 			a.Warnings = append(a.Warnings, fmt.Sprintf("Contradiction detector %d failed: %v", i+1, err))
 			continue
 		}
-		for _, c := range cs {
+		if _, ok := d.(NamedDetector); ok {
+			named = true
+			later = append(later, result{cs, detectorName(d)})
+			continue
+		}
+		results = append(results, result{cs, detectorName(d)})
+	}
+	if !named {
+		var all []Contradiction
+		seen := map[string]bool{}
+		for _, r := range results {
+			for _, c := range r.cs {
+				if len(c.Claims) < 2 {
+					continue
+				}
+				key := c.Signature() + "|" + string(c.Scope()) + "|" + fmt.Sprint(variantList(c))
+				if !seen[key] {
+					seen[key] = true
+					all = append(all, c)
+				}
+			}
+		}
+		SortContradictions(all)
+		return withFieldContradictions(all, fields), diffs, nil
+	}
+
+	results = append(results, result{fields, "the rules"})
+	results = append(results, later...)
+	var all []Contradiction
+	var found [][]string // per contradiction of all: the detectors that found it
+	seen := map[string]int{}
+	for _, r := range results {
+		cov := newCoverage(all)
+		for _, c := range r.cs {
 			if len(c.Claims) < 2 {
 				continue
 			}
 			key := c.Signature() + "|" + string(c.Scope()) + "|" + fmt.Sprint(variantList(c))
-			if seen[key] {
+			j, dup := seen[key]
+			if !dup {
+				j, dup = cov.citing(c)
+			}
+			if dup {
+				if !slices.Contains(found[j], r.name) {
+					found[j] = append(found[j], r.name)
+				}
 				continue
 			}
-			seen[key] = true
+			seen[key] = len(all)
 			all = append(all, c)
+			found = append(found, []string{r.name})
 		}
 	}
+	if revisions != nil {
+		all, found, diffs = revisionChanges(all, found, diffs, revisions)
+	}
+	for i := range all {
+		all[i].Reason = strings.TrimSpace(all[i].Reason + " (found by " + strings.Join(found[i], " and ") + ")")
+	}
+	diffs = uncoveredDifferences(diffs, all)
 	SortContradictions(all)
-	return all, nil
+	return all, diffs, nil
+}
+
+// detectorName names a detector for the rendered analysis: its own name,
+// or "the rules".
+func detectorName(d ContradictionDetector) string {
+	if n, ok := d.(NamedDetector); ok {
+		return "the " + n.DetectorName()
+	}
+	return "the rules"
 }
 
 func variantList(c Contradiction) []int {

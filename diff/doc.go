@@ -29,12 +29,20 @@
 // [ContradictionDetector]s: the rules of [RuleDetector] compare values only
 // where they speak of one thing — one aligned topic, one section, one
 // named item — and report a difference of estimates or wording as a
-// content difference, not a contradiction; a [ModelDetector] sees the
-// statements with the alignment and the field table. Every finding quotes
-// the variants verbatim with line numbers.
+// content difference, not a contradiction; a [ModelDetector] reads every
+// statement in its context (section path, table columns, list lead-ins,
+// code with line numbers), one group of aligned topics per request plus a
+// last request over summaries and totals, and its findings count only
+// once verified — the rest, and the changes between successive revisions,
+// are content differences. With a model detector each contradiction says
+// which detectors found it. Every finding quotes the variants verbatim
+// with line numbers.
 //
 // The analysis is measured against hand-labelled real variant sets: `go
 // test ./diff -run TestEval -v` reads them from ../shared/eval (or
 // $CRUCIBLE_EVAL) and prints precision and recall per set; the totals must
-// stay above the floors in testdata/eval/floors.json.
+// stay above the floors in testdata/eval/floors.json. The model detector
+// is measured from recorded prompts and saved replies: see
+// detector_eval_test.go (TestDetectorRequestSizes, TestDetectorPrompts,
+// TestDetectorReplay).
 package diff

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/crucible-go/crucible/diff"
+	"github.com/crucible-go/crucible/provider/providertest"
 )
 
 func ExampleParse() {
@@ -57,4 +58,34 @@ func ExampleAnalyze() {
 	// X-001 contradiction: TTL
 	// X-002 contradiction: Evict the least …
 	// U-001 unique: §2 Metrics: Export the hit rate.
+}
+
+// A model detector cites statements by id; the library checks each
+// finding and quotes the variants' own lines.
+func ExampleNewModelDetector() {
+	model := providertest.NewFake()
+	model.On().Reply("```json\n" + `{"contradictions": [{"subject": "retry timeout", "kind": "numeric",
+	  "sides": [{"id": "A1", "value": "30 s"}, {"id": "B1", "value": "60 s"}], "confidence": "high", "reason": "30 s against 60 s"}]}` + "\n```")
+	detector, err := diff.NewModelDetector(model, "any-model")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	a, _ := diff.Parse("a.md", []byte("## Client\n\nThe retry timeout is 30 s.\n"))
+	b, _ := diff.Parse("b.md", []byte("## Client\n\nThe retry timeout is 60 s.\n"))
+	found, err := detector.Detect(context.Background(), diff.NewDetectInput(a, b))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, c := range found {
+		fmt.Printf("%s (%s, %s): %s\n", c.Subject, c.Kind, c.Scope(), c.Reason)
+		for _, cl := range c.Claims {
+			fmt.Printf("  Variant %s, line %d: %s\n", diff.Label(cl.Variant), cl.Line, cl.Quote)
+		}
+	}
+	// Output:
+	// retry timeout (numeric, cross-variant): 30 s against 60 s
+	//   Variant A, line 3: The retry timeout is 30 s.
+	//   Variant B, line 3: The retry timeout is 60 s.
 }

@@ -2,9 +2,13 @@ package diff
 
 import (
 	"context"
+	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/crucible-go/crucible/provider/llmjson"
 )
 
 func FuzzParse(f *testing.F) {
@@ -68,4 +72,56 @@ func FuzzAnalyze(f *testing.F) {
 			t.Fatal("Analyze is not deterministic")
 		}
 	})
+}
+
+// FuzzDetectorStatements checks the model detector's view of any
+// document: ids unique, every statement's lines inside the document, and
+// a model citing any statement at any line gets a quote that is a line of
+// the variant.
+func FuzzDetectorStatements(f *testing.F) {
+	for _, s := range []string{"", "# T\n\n- a: 1\n  - b 2\n", "|a|b|\n|-|-|\n|1|2|\n", "```go\nx := 1\n```\n", "p1\np2\n\n1. q?\n"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		d, err := Parse("fuzz", src)
+		if err != nil {
+			return
+		}
+		stmts := buildStatements(d, 0)
+		byID := map[string]*detStatement{}
+		for i := range stmts {
+			s := &stmts[i]
+			if byID[s.id] != nil {
+				t.Fatalf("id %s twice", s.id)
+			}
+			byID[s.id] = s
+			first, last := s.lines()
+			if first < 1 || last < first || last > d.Lines {
+				t.Fatalf("%s spans lines %d-%d of %d", s.id, first, last, d.Lines)
+			}
+			var b strings.Builder
+			s.render(&b)
+		}
+		v := verifier{docs: []*Document{d}, byID: byID, log: slog.New(slog.DiscardHandler)}
+		for i := 0; i+1 < len(stmts); i++ {
+			v.add(detFinding{Subject: "x", Kind: "numeric", Sides: []detSide{{ID: stmts[i].id, Line: llmjson.Int(stmts[i].line + 1)}, {ID: stmts[i+1].id}}})
+		}
+		lines := strings.Split(d.Source, "\n")
+		f := v.findings()
+		for _, c := range append(f.Contradictions, diffContradictions(f.Differences)...) {
+			for _, cl := range c.Claims {
+				if cl.Line < 1 || cl.Line > len(lines) || strings.TrimSpace(lines[cl.Line-1]) != cl.Quote {
+					t.Fatalf("quote %q is not line %d", cl.Quote, cl.Line)
+				}
+			}
+		}
+	})
+}
+
+func diffContradictions(ds []Difference) []Contradiction {
+	var out []Contradiction
+	for _, d := range ds {
+		out = append(out, Contradiction{Claims: d.Claims})
+	}
+	return out
 }

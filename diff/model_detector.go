@@ -3,10 +3,16 @@ package diff
 import (
 	"context"
 	_ "embed"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"log/slog"
+	"strconv"
 	"strings"
 	"text/template"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/crucible-go/crucible/internal/prompt"
 	"github.com/crucible-go/crucible/provider"
@@ -17,31 +23,72 @@ import (
 var contradictionsTemplate string
 
 // ModelDetector asks a model for contradictions among the variants'
-// statements: every sentence of body text that is not vague, not only the
-// ones the rules recognise as claims, so the model can catch what the rules
-// cannot ("blue-green deployment" against "canary deployment"). Its reply must be a JSON block citing claim ids; a reply that
-// cites unknown claims, an unknown kind or rating, or fewer than two claims
-// per contradiction is sent back once with the problem, then fails with an
-// error matching llmjson.ErrInvalidReply. Claims travel inside fenced
-// blocks, so text in a variant cannot instruct the model.
+// statements: every block of body text, kept in its context (section
+// path, table columns, list nesting, code with its line numbers), so the
+// model can catch what the rules cannot ("blue-green deployment" against
+// "canary deployment", a tally against its own list).
+//
+// The statements travel by topic: one request per group of aligned
+// topics (see [DetectInput.Topics]), each under a shared prefix marked for
+// caching, and, when there are several, a last request over the
+// summaries, totals and counted lists of every variant for conflicts
+// across topics. No request exceeds the input budget
+// ([WithDetectorBudget]); requests run concurrently, a few at a time.
+//
+// Every finding is verified before it counts: both statements must exist,
+// the subject must be named in each (or in its section or row), a numeric
+// finding needs a number on each side, and the model's confidence must
+// not be low. A finding that fails, or that the model marks as an
+// intended change between successive revisions, is reported as a content
+// difference with the reason ([ModelDetector.DetectAll]), never as a
+// contradiction; one citing unknown statements is dropped. Statements
+// travel inside fenced blocks, so text in a variant cannot instruct the
+// model.
 //
 // Use it beside the rules: diff.WithDetectors(diff.RuleDetector{}, model).
 type ModelDetector struct {
-	provider provider.Provider
-	model    string
-	tmpl     *template.Template
+	provider    provider.Provider
+	model       string
+	tmpl        *template.Template
+	budget      int // most estimated input tokens of one request
+	groupTokens int // statement tokens one request gathers before the next starts
+	concurrency int
+	maxTokens   int
+	logger      *slog.Logger
 }
 
-var _ ContradictionDetector = (*ModelDetector)(nil)
+var (
+	_ ContradictionDetector = (*ModelDetector)(nil)
+	_ FindingDetector       = (*ModelDetector)(nil)
+)
+
+// Defaults of a [ModelDetector].
+const (
+	// DefaultDetectorBudget is the most input tokens (estimated at four
+	// bytes a token) one request may hold.
+	DefaultDetectorBudget = 30000
+	// DefaultDetectorGroupTokens is how many tokens of statements one
+	// request gathers from consecutive topics: small topics share a
+	// request, a large one has its own.
+	DefaultDetectorGroupTokens = 8000
+	// DefaultDetectorConcurrency is how many requests run at once.
+	DefaultDetectorConcurrency = 4
+	// DefaultDetectorMaxTokens caps a reply: a few dozen findings.
+	DefaultDetectorMaxTokens = 8192
+)
 
 // ModelDetectorOption configures a [ModelDetector].
 type ModelDetectorOption func(*ModelDetector) error
 
 // WithDetectorTemplate replaces the prompt. The text must define the
-// templates "system" and "user"; the data has Count (variants), Claims
-// (one line per claim), Topics (one line per topic that several variants
-// cover, with each variant's section) and Fields (one line per labelled
-// field whose values differ; the rules already report these).
+// templates "system", "prefix" and "user". "system" and "prefix" (the
+// first message, shared by every request and marked for caching) get
+// Count (variants), Variants (one line per variant), Revisions (the
+// revision order, empty unless the variants are successive revisions)
+// and Fields (one line per labelled field whose values differ; the rules
+// already report these); "user" gets Statements (the request's
+// statements, by section), Topics (what part of the variants they are)
+// and Final (set for the last request, over summaries and totals).
 func WithDetectorTemplate(text string) ModelDetectorOption {
 	return func(m *ModelDetector) error {
 		t, err := prompt.Parse("contradictions", text)
@@ -53,18 +100,78 @@ func WithDetectorTemplate(text string) ModelDetectorOption {
 	}
 }
 
+// WithDetectorBudget sets the most input tokens one request may hold
+// (estimated at four bytes a token). A topic too large for it is split
+// over several requests. The default is [DefaultDetectorBudget].
+func WithDetectorBudget(tokens int) ModelDetectorOption {
+	return func(m *ModelDetector) error {
+		if tokens < 1000 {
+			return fmt.Errorf("diff: detector budget %d tokens is too small (want at least 1000)", tokens)
+		}
+		m.budget = tokens
+		return nil
+	}
+}
+
+// WithDetectorGroupTokens sets how many tokens of statements one request
+// gathers from consecutive topics before the next request starts; 0
+// gathers as many as the budget allows. The default is
+// [DefaultDetectorGroupTokens].
+func WithDetectorGroupTokens(tokens int) ModelDetectorOption {
+	return func(m *ModelDetector) error {
+		if tokens < 0 {
+			return fmt.Errorf("diff: detector group size %d is negative", tokens)
+		}
+		m.groupTokens = tokens
+		return nil
+	}
+}
+
+// WithDetectorConcurrency sets how many requests run at once (at least
+// 1). The default is [DefaultDetectorConcurrency].
+func WithDetectorConcurrency(n int) ModelDetectorOption {
+	return func(m *ModelDetector) error {
+		m.concurrency = max(n, 1)
+		return nil
+	}
+}
+
+// WithDetectorMaxTokens caps each reply's length. The default is
+// [DefaultDetectorMaxTokens].
+func WithDetectorMaxTokens(n int) ModelDetectorOption {
+	return func(m *ModelDetector) error {
+		if n <= 0 {
+			return fmt.Errorf("diff: detector max tokens %d must be positive", n)
+		}
+		m.maxTokens = n
+		return nil
+	}
+}
+
+// WithDetectorLogger sets the logger for the findings the verification
+// drops or downgrades. The default discards.
+func WithDetectorLogger(l *slog.Logger) ModelDetectorOption {
+	return func(m *ModelDetector) error {
+		if l != nil {
+			m.logger = l
+		}
+		return nil
+	}
+}
+
 // NewModelDetector returns a detector that asks model through p.
 func NewModelDetector(p provider.Provider, model string, opts ...ModelDetectorOption) (*ModelDetector, error) {
 	if p == nil {
 		return nil, errors.New("diff: NewModelDetector: nil provider")
 	}
-	m := &ModelDetector{provider: p, model: model}
+	m := &ModelDetector{provider: p, model: model, budget: DefaultDetectorBudget, groupTokens: DefaultDetectorGroupTokens,
+		concurrency: DefaultDetectorConcurrency, maxTokens: DefaultDetectorMaxTokens, logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
 	for _, o := range append([]ModelDetectorOption{WithDetectorTemplate(contradictionsTemplate)}, opts...) {
 		if err := o(m); err != nil {
 			return nil, err
 		}
 	}
-	for _, name := range []string{"system", "user"} {
+	for _, name := range []string{"system", "prefix", "user"} {
 		if m.tmpl.Lookup(name) == nil {
 			return nil, fmt.Errorf("diff: contradiction prompt defines no %q template", name)
 		}
@@ -72,119 +179,253 @@ func NewModelDetector(p provider.Provider, model string, opts ...ModelDetectorOp
 	return m, nil
 }
 
-// modelReply is the reply's shape. Contradictions is a pointer so that a
-// reply without the field is told from one that found none: a missing
-// field is an unusable reply, never "no contradictions".
-type modelReply struct {
-	Contradictions *[]struct {
-		Kind    string   `json:"kind"`
-		Subject string   `json:"subject"`
-		Claims  []string `json:"claims"`
-		Impact  string   `json:"impact"`
-		Reason  string   `json:"reason"`
-	} `json:"contradictions"`
+// DetectorName implements [NamedDetector]: the rendered analysis says
+// which findings came from the model.
+func (m *ModelDetector) DetectorName() string { return "model" }
+
+// Detect implements [ContradictionDetector]: the verified contradictions.
+func (m *ModelDetector) Detect(ctx context.Context, in DetectInput) ([]Contradiction, error) {
+	f, err := m.DetectAll(ctx, in)
+	return f.Contradictions, err
 }
 
-// Detect implements [ContradictionDetector].
-func (m *ModelDetector) Detect(ctx context.Context, in DetectInput) ([]Contradiction, error) {
-	byID := map[string]*Claim{}
-	var lines strings.Builder
-	for v, d := range in.Documents {
-		stmts := statements(d, v)
-		for i := range stmts {
-			c := &stmts[i]
-			id := fmt.Sprintf("%s%d", Label(v), i+1)
-			byID[id] = c
-			fmt.Fprintf(&lines, "%s [%s, line %d]: %s\n", id, sectionRef(in.Documents[v], c.Section), c.Line, c.Text)
+// DetectAll implements [FindingDetector]: the verified contradictions,
+// and the findings that failed verification or are intended changes
+// between revisions, as differences.
+func (m *ModelDetector) DetectAll(ctx context.Context, in DetectInput) (Findings, error) {
+	plan, err := m.Plan(in)
+	if err != nil || len(plan.Requests) == 0 {
+		return Findings{}, err
+	}
+	// Every request runs to its end even when another fails, and the
+	// error reported is the first request's in plan order: which
+	// request fails first in time must not change the analysis.
+	replies := make([]detReply, len(plan.Requests))
+	errs := make([]error, len(plan.Requests))
+	var g errgroup.Group
+	g.SetLimit(m.concurrency)
+	for i, req := range plan.Requests {
+		g.Go(func() error {
+			replies[i], errs[i] = m.ask(ctx, req)
+			return nil
+		})
+	}
+	_ = g.Wait() // errors are in errs
+	if err := ctx.Err(); err != nil {
+		return Findings{}, fmt.Errorf("diff: model contradiction detector: %w", err)
+	}
+	for i, err := range errs {
+		if err != nil {
+			return Findings{}, fmt.Errorf("diff: model contradiction detector: request %d of %d: %w", i+1, len(plan.Requests), err)
 		}
 	}
-	if len(byID) < 2 {
-		return nil, nil
+	v := verifier{docs: in.Documents, byID: plan.byID, revisions: plan.revisions, log: m.logger}
+	for _, r := range replies {
+		for _, f := range *r.Contradictions {
+			v.add(f)
+		}
 	}
-	data := map[string]any{"Count": len(in.Documents), "Claims": lines.String(),
-		"Topics": alignmentLines(in), "Fields": differingFieldLines(in)}
+	return v.findings(), nil
+}
+
+// DetectorPlan is what a [ModelDetector] would send for an input: its
+// requests in order, for measuring their size and recording prompts.
+type DetectorPlan struct {
+	Requests []provider.Request
+	// Tokens estimates each request's input tokens (four bytes a token).
+	Tokens []int
+
+	byID      map[string]*detStatement
+	revisions []int
+}
+
+// Plan builds the requests Detect sends for in, without sending them.
+func (m *ModelDetector) Plan(in DetectInput) (DetectorPlan, error) {
+	var plan DetectorPlan
+	stmts := make([][]detStatement, len(in.Documents))
+	plan.byID = map[string]*detStatement{}
+	n := 0
+	for v, d := range in.Documents {
+		stmts[v] = buildStatements(d, v)
+		n += len(stmts[v])
+	}
+	if n < 2 {
+		return plan, nil
+	}
+	for v := range stmts {
+		for i := range stmts[v] {
+			plan.byID[stmts[v][i].id] = &stmts[v][i]
+		}
+	}
+	plan.revisions = revisionOrder(in.Documents)
+	data := map[string]any{"Count": len(in.Documents), "Variants": variantLines(in.Documents),
+		"Revisions": revisionLine(plan.revisions), "Fields": differingFieldLines(in)}
 	system, err := m.render("system", data)
 	if err != nil {
-		return nil, err
+		return plan, err
 	}
-	user, err := m.render("user", data)
+	prefix, err := m.render("prefix", data)
 	if err != nil {
-		return nil, err
+		return plan, err
 	}
-	req := provider.Request{Model: m.model, System: system,
-		Messages: []provider.Message{{Role: provider.RoleUser, Content: user, Cache: true}},
-		Tags:     map[string]string{provider.TagStep: "diff", provider.TagRole: "contradiction-detector"}}
-	var reply modelReply
-	kinds := map[string]bool{string(NumericConflict): true, string(OpposingClaims): true, string(ExclusiveChoice): true,
-		string(RequirementConstraint): true, string(DependencyCycle): true}
+	fixed := estimateTokens(system) + estimateTokens(prefix) + detPromptOverhead
+	room := m.budget - fixed
+	if room < 500 {
+		return plan, fmt.Errorf("diff: model contradiction detector: the shared prefix takes %d of the %d-token budget", fixed, m.budget)
+	}
+	parts := packRequests(in, stmts, room, m.groupTokens)
+	if len(parts) > 1 {
+		if final := finalPart(in, stmts, room); len(final.stmts) > 0 {
+			parts = append(parts, final)
+		}
+	}
+	for i, p := range parts {
+		user, err := m.render("user", map[string]any{"Statements": p.render(in.Documents), "Topics": p.describe(), "Final": p.final})
+		if err != nil {
+			return plan, err
+		}
+		req := provider.Request{Model: m.model, System: system, MaxTokens: m.maxTokens,
+			Messages: []provider.Message{{Role: provider.RoleUser, Content: prefix, Cache: true}, {Role: provider.RoleUser, Content: user}},
+			Tags: map[string]string{provider.TagStep: "diff", provider.TagRole: "contradiction-detector",
+				TagDetectorPart: fmt.Sprintf("%d/%d", i+1, len(parts))}}
+		plan.Requests = append(plan.Requests, req)
+		plan.Tokens = append(plan.Tokens, estimateTokens(req.Prompt()))
+	}
+	return plan, nil
+}
+
+// TagDetectorPart is the request tag naming which of the detector's
+// requests a call is ("2/5").
+const TagDetectorPart = "part"
+
+// detPromptOverhead allows for the user template's own text around the
+// statements.
+const detPromptOverhead = 400
+
+// estimateTokens estimates a text's tokens at four bytes a token.
+func estimateTokens(s string) int { return (len(s) + 3) / 4 }
+
+// detReply is the reply's shape. Contradictions is a pointer so that a
+// reply without the field is told from one that found none: a missing
+// field is an unusable reply, never "no contradictions".
+type detReply struct {
+	Contradictions *[]detFinding `json:"contradictions"`
+}
+
+// detFinding is one finding as the model writes it. Claims is the older
+// form of Sides (ids only), still read.
+type detFinding struct {
+	Subject    string        `json:"subject"`
+	Kind       string        `json:"kind"`
+	Sides      []detSide     `json:"sides"`
+	Claims     []string      `json:"claims"`
+	Confidence detConfidence `json:"confidence"`
+	Change     bool          `json:"change"`
+	Impact     string        `json:"impact"`
+	Reason     string        `json:"reason"`
+}
+
+type detSide struct {
+	ID    string       `json:"id"`
+	Line  llmjson.Int  `json:"line"`
+	Value detLooseText `json:"value"`
+}
+
+// detConfidence reads "high", "medium", "low" or a number in [0, 1] (or
+// a percentage); 0 when absent.
+type detConfidence float64
+
+func (c *detConfidence) UnmarshalJSON(b []byte) error {
+	s := strings.Trim(strings.TrimSpace(string(b)), `"`)
+	switch strings.ToLower(s) {
+	case "high", "certain":
+		*c = 0.9
+	case "medium", "moderate":
+		*c = 0.7
+	case "low":
+		*c = 0.3
+	case "", "null":
+		*c = 0
+	default:
+		f, err := strconv.ParseFloat(strings.TrimSuffix(s, "%"), 64)
+		if err != nil {
+			return fmt.Errorf("confidence %s is neither high, medium, low nor a number", b)
+		}
+		if f > 1 {
+			f /= 100
+		}
+		*c = detConfidence(f)
+	}
+	return nil
+}
+
+// detLooseText reads a string, or a number written without quotes.
+type detLooseText string
+
+func (t *detLooseText) UnmarshalJSON(b []byte) error {
+	s := strings.TrimSpace(string(b))
+	if strings.HasPrefix(s, `"`) {
+		var str string
+		if err := json.Unmarshal(b, &str); err != nil {
+			return err
+		}
+		*t = detLooseText(str)
+		return nil
+	}
+	if s == "null" {
+		return nil
+	}
+	*t = detLooseText(s)
+	return nil
+}
+
+// ask sends one request and reads the reply. Only a reply without the
+// list is unusable (and asked again once); what is wrong with single
+// findings is the verification's business.
+func (m *ModelDetector) ask(ctx context.Context, req provider.Request) (detReply, error) {
+	var reply detReply
 	validate := func() error {
 		if reply.Contradictions == nil {
 			return errors.New(`the reply has no "contradictions" field; give it, as an empty list when there are none`)
 		}
-		for i, c := range *reply.Contradictions {
-			switch {
-			case !kinds[c.Kind]:
-				return fmt.Errorf("contradiction %d has unknown kind %q", i+1, c.Kind)
-			case Rating(c.Impact).Rank() == 0:
-				return fmt.Errorf("contradiction %d has impact %q; want Low, Medium or High", i+1, c.Impact)
-			case len(c.Claims) < 2:
-				return fmt.Errorf("contradiction %d cites %d claims; a contradiction needs at least 2", i+1, len(c.Claims))
-			case strings.TrimSpace(c.Subject) == "":
-				return fmt.Errorf("contradiction %d has no subject", i+1)
-			}
-			for _, id := range c.Claims {
-				if byID[id] == nil {
-					return fmt.Errorf("contradiction %d cites claim %q, which is not in the list", i+1, id)
-				}
-			}
-		}
 		return nil
 	}
 	if _, err := llmjson.Ask(ctx, m.provider, req, &reply, validate); err != nil {
-		return nil, fmt.Errorf("diff: model contradiction detector: %w", err)
+		return detReply{}, err
 	}
-	var out []Contradiction
-	for _, r := range *reply.Contradictions {
-		c := Contradiction{Kind: ContradictionKind(r.Kind), Subject: strings.TrimSpace(r.Subject), Impact: Rating(r.Impact),
-			Reason: strings.TrimSpace(r.Reason), Key: strings.Join(sortedSet(subjectWords(r.Subject)), " ")}
-		seen := map[*Claim]bool{}
-		for _, id := range r.Claims {
-			if cl := byID[id]; !seen[cl] {
-				seen[cl] = true
-				c.Claims = append(c.Claims, *cl)
-			}
-		}
-		if len(c.Claims) < 2 {
-			continue
-		}
-		sortClaims(c.Claims)
-		if c.Reason == "" {
-			c.Reason = "reported by the model"
-		}
-		out = append(out, c)
-	}
-	SortContradictions(out)
-	return out, nil
+	return reply, nil
 }
 
-// alignmentLines lists the topics that more than one variant covers, one
-// line each: the sections of every variant on it, so the model compares
-// statements about one topic and knows which sections are different ones.
-func alignmentLines(in DetectInput) string {
+// variantLines lists the variants for the prefix.
+func variantLines(docs []*Document) string {
 	var b strings.Builder
-	for _, t := range in.Topics {
-		if t.Covered() < 2 {
-			continue
+	for v, d := range docs {
+		title := ""
+		if d.Title != "" {
+			title = fmt.Sprintf(", titled %q", d.Title)
 		}
-		var cells []string
-		for v, si := range t.Sections {
-			if si >= 0 && v < len(in.Documents) {
-				cells = append(cells, fmt.Sprintf("%s: %s (line %d)", Label(v), sectionRef(in.Documents[v], si), in.Documents[v].Sections[si].Line))
-			}
-		}
-		fmt.Fprintf(&b, "- %s — %s\n", t.Title, strings.Join(cells, "; "))
+		fmt.Fprintf(&b, "- Variant %s: %s%s, %d lines\n", Label(v), d.Name, title, d.Lines)
 	}
 	return b.String()
+}
+
+// revisionLine names the revision order: "A (earliest), then B".
+func revisionLine(order []int) string {
+	if len(order) == 0 {
+		return ""
+	}
+	var parts []string
+	for i, v := range order {
+		switch i {
+		case 0:
+			parts = append(parts, Label(v)+" (earliest)")
+		case len(order) - 1:
+			parts = append(parts, Label(v)+" (latest)")
+		default:
+			parts = append(parts, Label(v))
+		}
+	}
+	return strings.Join(parts, ", then ")
 }
 
 // differingFieldLines lists the labelled fields the rules found differing, one line
@@ -199,25 +440,6 @@ func differingFieldLines(in DetectInput) string {
 		fmt.Fprintf(&b, "- %s / %s — %s\n", f.Item, f.Field, strings.Join(cells, "; "))
 	}
 	return b.String()
-}
-
-// statements returns every sentence of a document's body text that could
-// be a claim: not in code, not a table header, not vague, not a question.
-// Sentences the rules classify keep their type; the rest count as factual.
-func statements(d *Document, v int) []Claim {
-	var out []Claim
-	forEachSentence(d, v, func(sent string, row *tableRow, place func(*Claim)) {
-		if !candidate(sent, strings.ToLower(sent)) {
-			return
-		}
-		c, ok := classify(sent, row)
-		if !ok {
-			c = Claim{Text: sent, Type: Factual}
-		}
-		place(&c)
-		out = append(out, c)
-	})
-	return out
 }
 
 func (m *ModelDetector) render(name string, data any) (string, error) {

@@ -1,0 +1,273 @@
+package diff
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"log/slog"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/crucible-go/crucible/internal/words"
+)
+
+// FindingDetector is a [ContradictionDetector] that also reports what it
+// found but could not confirm as a contradiction: findings that failed its
+// verification, and intended changes between successive revisions.
+// [Analyze] reports those as content differences, never as
+// contradictions.
+type FindingDetector interface {
+	ContradictionDetector
+	DetectAll(ctx context.Context, in DetectInput) (Findings, error)
+}
+
+// NamedDetector is a detector that names itself ("model"), so that the
+// rendered analysis can say which detector found each contradiction when
+// several are at work. Detectors without a name are the rules.
+type NamedDetector interface {
+	DetectorName() string
+}
+
+// Findings is what a [FindingDetector] reports.
+type Findings struct {
+	Contradictions []Contradiction
+	Differences    []Difference
+	// Revisions lists the variants in revision order, earliest first,
+	// when the detector found them to be successive revisions of one
+	// artifact; nil otherwise. Conflicts between two revisions are then
+	// changes the later one made, not contradictions.
+	Revisions []int
+}
+
+// Difference is a finding reported as a content difference rather than a
+// contradiction, with the reason.
+type Difference struct {
+	// Kind is "revision-change" for a value a later revision changed, or
+	// "unconfirmed-contradiction" for a finding that failed verification.
+	Kind    string  `json:"kind"`
+	Subject string  `json:"subject"`
+	Claims  []Claim `json:"claims"`
+	Reason  string  `json:"reason"`
+}
+
+// Kinds of [Difference].
+const (
+	RevisionChange           = "revision-change"
+	UnconfirmedContradiction = "unconfirmed-contradiction"
+)
+
+// Contradiction kinds the model detector names beyond the rules' own.
+const (
+	// DependencyConflict: orderings or prerequisites that cannot all hold.
+	DependencyConflict ContradictionKind = "dependency"
+)
+
+// detKinds maps the kinds a model may name to the detector kinds.
+var detKinds = map[string]ContradictionKind{
+	"numeric": NumericConflict, "choice": ChoiceConflict, "verdict": VerdictConflict, "field": FieldConflict,
+	"scope": ScopeConflict, "dependency": DependencyConflict,
+	string(OpposingClaims): OpposingClaims, string(ExclusiveChoice): ExclusiveChoice,
+	string(RequirementConstraint): RequirementConstraint, string(DependencyCycle): DependencyCycle,
+}
+
+// minConfidence is the least confidence a finding needs to count as a
+// contradiction; an absent confidence counts as enough.
+const minConfidence = 0.5
+
+// verifier checks the model's findings and sorts them into
+// contradictions and differences.
+type verifier struct {
+	docs      []*Document
+	byID      map[string]*detStatement
+	revisions []int
+	log       *slog.Logger
+
+	contradictions []verified
+	differences    []verified
+	seen           map[string]int // cited lines → index+1 in contradictions, or -(index+1) in differences
+}
+
+type verified struct {
+	c          Contradiction
+	confidence float64
+	why        string // for a difference: why it is not a contradiction
+	change     bool
+}
+
+// add verifies one finding.
+func (v *verifier) add(f detFinding) {
+	if v.seen == nil {
+		v.seen = map[string]int{}
+	}
+	subject := oneLine(f.Subject)
+	sides := f.Sides
+	for _, id := range f.Claims {
+		sides = append(sides, detSide{ID: id})
+	}
+	var claims []Claim
+	var stmts []*detStatement
+	seen := map[string]bool{}
+	for _, sd := range sides {
+		s := v.byID[strings.TrimSpace(sd.ID)]
+		if s == nil {
+			continue
+		}
+		line := v.citedLine(s, int(sd.Line), string(sd.Value), subject)
+		key := fmt.Sprintf("%s@%d|%s", s.id, line, strings.ToLower(oneLine(string(sd.Value))))
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		d := v.docs[s.variant]
+		text := s.text
+		if s.kind == stmtCode || s.endLine > s.line {
+			text = sourceLine(d, line)
+		}
+		claims = append(claims, Claim{Variant: s.variant, Section: s.section, Block: s.block, Line: line,
+			Text: text, Quote: sourceLine(d, line), Type: Factual})
+		stmts = append(stmts, s)
+	}
+	if len(claims) < 2 || subject == "" {
+		v.log.Debug("model finding rejected: it cites fewer than two known statements or names no subject", "subject", subject, "sides", len(sides))
+		return
+	}
+	kind, known := detKinds[strings.ToLower(strings.TrimSpace(f.Kind))]
+	impact := Rating(capitalise(strings.ToLower(strings.TrimSpace(f.Impact))))
+	if impact.Rank() == 0 {
+		impact = Medium
+	}
+	reason := oneLine(f.Reason)
+	if reason == "" {
+		reason = "reported by the model"
+	}
+	c := Contradiction{Kind: kind, Subject: subject, Claims: claims, Impact: impact, Reason: reason,
+		Key: strings.Join(sortedSet(subjectWords(subject)), " ")}
+	conf := float64(f.Confidence)
+	if conf == 0 {
+		conf = 0.7 // not given: taken as medium
+	}
+	vf := verified{c: c, confidence: conf}
+	switch {
+	case f.Change:
+		vf.change = true
+		vf.why = "the model calls it an intended change"
+		if len(v.revisions) > 0 {
+			vf.why = "changed by the later revision"
+		}
+	case !known:
+		vf.why = fmt.Sprintf("the kind %q is not one the detector reports", f.Kind)
+		vf.c.Kind = ContradictionKind(strings.ToLower(strings.TrimSpace(f.Kind)))
+	case conf < minConfidence:
+		vf.why = "the model's confidence is low"
+	default:
+		vf.why = v.check(kind, subject, stmts, claims)
+	}
+	sortClaims(vf.c.Claims) // after the check, which reads claims beside stmts
+	v.keep(vf)
+}
+
+// check applies the verification rules to a finding whose statements all
+// exist: the subject is named in each statement (or its section), and a
+// numeric finding has a number on each side. It returns why the finding
+// fails, or "" when it holds.
+func (v *verifier) check(kind ContradictionKind, subject string, stmts []*detStatement, claims []Claim) string {
+	want := words.NewSet(splitIdentifiers(subject))
+	for i, s := range stmts {
+		d := v.docs[s.variant]
+		context := words.NewSet(splitIdentifiers(s.fullText() + " " + sectionPath(d, s.section)))
+		if len(want) > 0 && want.Intersect(context) == 0 {
+			return fmt.Sprintf("the subject %q is not named in %s (line %d) or its section", subject, s.id, claims[i].Line)
+		}
+		// A code side needs the number on the line it cites; a paragraph
+		// may have it anywhere in the statement.
+		if kind == NumericConflict && !hasNumber(claims[i].Text) && (s.kind == stmtCode || !hasNumber(s.fullText())) {
+			return fmt.Sprintf("a numeric conflict, but %s (line %d) states no number", s.id, claims[i].Line)
+		}
+	}
+	return ""
+}
+
+var numberWordRE = regexp.MustCompile(`(?i)\b(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|hundred|thousand|single|double|twice|half|dozen)\b`)
+
+func hasNumber(s string) bool { return containsDigit(s) || numberWordRE.MatchString(s) }
+
+// citedLine picks the line of a statement a side cites: the line the
+// model names when it lies in the statement, else the line holding the
+// side's value, else the one naming most of the subject, else the first.
+func (v *verifier) citedLine(s *detStatement, line int, value, subject string) int {
+	first, last := s.lines()
+	if line >= first && line <= last {
+		return line
+	}
+	if first == last {
+		return first
+	}
+	d := v.docs[s.variant]
+	value = strings.ToLower(oneLine(value))
+	want := words.NewSet(subject + " " + value)
+	best, bestScore := first, -1
+	for l := first; l <= last; l++ {
+		text := strings.ToLower(sourceLine(d, l))
+		score := want.Intersect(words.NewSet(text))
+		if value != "" && strings.Contains(text, value) {
+			score += 100
+		}
+		if score > bestScore {
+			best, bestScore = l, score
+		}
+	}
+	return best
+}
+
+// keep records a verified finding once: a finding citing the same lines
+// as an earlier one is a duplicate (from another request); a
+// contradiction displaces a difference on the same lines.
+func (v *verifier) keep(f verified) {
+	key := linesKey(f.c.Claims)
+	if i, ok := v.seen[key]; ok {
+		if i > 0 || f.why != "" || v.differences[-i-1].change {
+			return // already a contradiction, both differences, or an intended change
+		}
+		v.differences[-i-1].why = "" // displaced: dropped below
+	}
+	if f.why == "" {
+		v.contradictions = append(v.contradictions, f)
+		v.seen[key] = len(v.contradictions)
+		return
+	}
+	v.differences = append(v.differences, f)
+	v.seen[key] = -len(v.differences)
+}
+
+// linesKey names the lines a finding cites, in order.
+func linesKey(cs []Claim) string {
+	keys := make([]string, len(cs))
+	for i, c := range cs {
+		keys[i] = fmt.Sprintf("%d:%d", c.Variant, c.Line)
+	}
+	slices.Sort(keys)
+	return strings.Join(slices.Compact(keys), ",")
+}
+
+func (v *verifier) findings() Findings {
+	out := Findings{Revisions: v.revisions}
+	for _, f := range v.contradictions {
+		out.Contradictions = append(out.Contradictions, f.c)
+	}
+	SortContradictions(out.Contradictions)
+	for _, f := range v.differences {
+		if f.why == "" {
+			continue
+		}
+		kind, reason := UnconfirmedContradiction, fmt.Sprintf("%s; not reported as a contradiction: %s", f.c.Reason, f.why)
+		if f.change && len(v.revisions) > 0 {
+			kind, reason = RevisionChange, fmt.Sprintf("%s (%s)", f.c.Reason, f.why)
+		}
+		out.Differences = append(out.Differences, Difference{Kind: kind, Subject: f.c.Subject, Claims: f.c.Claims, Reason: reason})
+	}
+	slices.SortStableFunc(out.Differences, func(a, b Difference) int {
+		return cmp.Or(cmp.Compare(a.Claims[0].Variant, b.Claims[0].Variant), cmp.Compare(a.Claims[0].Line, b.Claims[0].Line))
+	})
+	return out
+}
