@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"time"
 )
 
@@ -27,6 +28,7 @@ type retryConfig struct {
 	maxRetries int
 	base, max  time.Duration
 	retryable  func(error) bool
+	jitter     func() float64 // a fraction in [0, 1); nil waits exactly
 }
 
 // WithMaxRetries sets how many times a failed call is tried again after the
@@ -42,6 +44,16 @@ func WithBackoff(base, maxWait time.Duration) RetryOption {
 	return func(c *retryConfig) { c.base, c.max = max(base, 0), max(maxWait, 0) }
 }
 
+// WithJitter sets the source of the random fraction that spreads the
+// backoff: each wait is drawn from [d/2, d) for the computed wait d
+// ("equal jitter"), so callers that failed together do not retry
+// together. A provider's Retry-After is a minimum and is not shortened.
+// The default source is math/rand/v2's; nil turns jitter off (exact
+// waits, for tests that check them).
+func WithJitter(fraction func() float64) RetryOption {
+	return func(c *retryConfig) { c.jitter = fraction }
+}
+
 // WithRetryIf replaces the test for whether an error is worth retrying. The
 // default is [IsRetryable].
 func WithRetryIf(retryable func(error) bool) RetryOption {
@@ -53,11 +65,11 @@ func WithRetryIf(retryable func(error) bool) RetryOption {
 }
 
 // Retry returns middleware that tries a failed call again, for errors that
-// are retryable, with exponential backoff. It honours ctx while waiting and
+// are retryable, with exponential backoff and jitter (see [WithJitter]). It honours ctx while waiting and
 // returns the last error, annotated with the number of attempts, when the
 // retries run out. Retry is opt-in: nothing in Crucible adds it on its own.
 func Retry(opts ...RetryOption) Middleware {
-	cfg := retryConfig{maxRetries: 2, base: 500 * time.Millisecond, max: 30 * time.Second, retryable: IsRetryable}
+	cfg := retryConfig{maxRetries: 2, base: 500 * time.Millisecond, max: 30 * time.Second, retryable: IsRetryable, jitter: rand.Float64}
 	for _, o := range opts {
 		o(&cfg)
 	}
@@ -73,6 +85,9 @@ func Retry(opts ...RetryOption) Middleware {
 					return resp, err
 				}
 				d := wait
+				if cfg.jitter != nil {
+					d = wait/2 + time.Duration(cfg.jitter()*float64(wait/2))
+				}
 				if ra, ok := RetryAfter(err); ok && ra > d {
 					d = ra
 				}

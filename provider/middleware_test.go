@@ -52,6 +52,10 @@ func TestRetry(t *testing.T) {
 			[]provider.RetryOption{provider.WithBackoff(time.Second, 10*time.Second)}, 2, nil, 10 * time.Second},
 		{"zero retries", []error{retryable}, []provider.RetryOption{provider.WithMaxRetries(0)}, 1, provider.ErrUnavailable, 0},
 		{"custom predicate", []error{errors.New("odd")}, []provider.RetryOption{provider.WithRetryIf(func(error) bool { return true })}, 2, nil, 500 * time.Millisecond},
+		{"jitter draws each wait from its upper half", []error{retryable, retryable},
+			[]provider.RetryOption{provider.WithJitter(func() float64 { return 0.5 })}, 3, nil, 375*time.Millisecond + 750*time.Millisecond},
+		{"jitter never shortens retry-after", []error{&provider.Error{Kind: provider.ErrRateLimited, Retryable: true, RetryAfter: 7 * time.Second}},
+			[]provider.RetryOption{provider.WithJitter(func() float64 { return 0 })}, 2, nil, 7 * time.Second},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -61,7 +65,9 @@ func TestRetry(t *testing.T) {
 					fake.On().Fail(e).Once()
 				}
 				fake.On().Reply("ok")
-				p := provider.Chain(fake, provider.Retry(tt.opts...))
+				// exact waits unless the case sets a jitter source
+				opts := append([]provider.RetryOption{provider.WithJitter(nil)}, tt.opts...)
+				p := provider.Chain(fake, provider.Retry(opts...))
 				start := time.Now()
 				resp, err := p.Complete(context.Background(), userReq("m", "x"))
 				waited := time.Since(start)
@@ -333,4 +339,19 @@ func TestMeter(t *testing.T) {
 	assert.Equal(t, 1, bySteps["scoring"].Errors)
 	assert.Equal(t, []string{"advocate", "judge"}, m.TagValues(provider.TagRole))
 	assert.Empty(t, m.ByTag("missing"))
+}
+
+func TestRetryJittersByDefault(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		fake := providertest.NewFake()
+		fake.On().Fail(&provider.Error{Kind: provider.ErrUnavailable, Retryable: true}).Once()
+		fake.On().Reply("ok")
+		p := provider.Chain(fake, provider.Retry())
+		start := time.Now()
+		_, err := p.Complete(context.Background(), userReq("m", "x"))
+		require.NoError(t, err)
+		waited := time.Since(start)
+		assert.GreaterOrEqual(t, waited, 250*time.Millisecond)
+		assert.Less(t, waited, 500*time.Millisecond)
+	})
 }
