@@ -369,7 +369,7 @@ func scriptedModel(drafts map[string]string, agree bool) provider.Provider {
 var (
 	criterionLine  = regexp.MustCompile(`(?m)^- ([A-Z]+-\d+) \(`)
 	disputedLine   = regexp.MustCompile(`(?m)^Criterion ([A-Z]+-\d+) \(`)
-	evaluateLabels = regexp.MustCompile(`Evaluate every variant shown \(([A-J](?:, [A-J])*)\)`)
+	evaluateLabel  = regexp.MustCompile(`Evaluate Variant ([A-J]) `)
 	reevalLabel    = regexp.MustCompile(`disagree on the criteria below for Variant ([A-J])`)
 	untrustedBlock = regexp.MustCompile(`(?s)<<<UNTRUSTED SOURCE [0-9a-f]+\n(.*?)\nUNTRUSTED SOURCE [0-9a-f]+>>>`)
 )
@@ -385,8 +385,8 @@ func judgeReply(req provider.Request) string {
 		for _, c := range disputedLine.FindAllStringSubmatch(last, -1) {
 			criteria = append(criteria, c[1])
 		}
-	} else if m := evaluateLabels.FindStringSubmatch(last); m != nil {
-		labels = strings.Split(m[1], ", ")
+	} else if m := evaluateLabel.FindStringSubmatch(last); m != nil {
+		labels = []string{m[1]}
 		for _, c := range criterionLine.FindAllStringSubmatch(req.Messages[0].Content, -1) {
 			criteria = append(criteria, c[1])
 		}

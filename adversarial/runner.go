@@ -36,6 +36,13 @@ type Runner struct {
 	detectors      []diff.ContradictionDetector
 	detectorModel  string
 	generator      Generator
+
+	// The host's settings for the model-backed collaborators the
+	// pipeline builds on its own metered, limited, timed provider.
+	generatorOpts []ModelGeneratorOption
+	advocateOpts  []debate.ModelAdvocateOption
+	judgeOpts     []scoring.ModelJudgeOption
+	detectorOpts  []diff.ModelDetectorOption
 	checkpoints    Checkpoints
 	observer       Observer
 	memory         MemoryHook
@@ -99,9 +106,42 @@ func WithModelMerger(model string) Option { return func(r *Runner) { r.mergerMod
 // WithMergerOptions adds options to the default merger step 5 builds
 // (the section merger, or the model merger of [WithModelMerger]) — e.g.
 // merge.WithAllChanges() to send every change to the model, not only
-// restructures. The pipeline's clock and logger come first; these follow.
+// restructures, or merge.WithMaxTokens and merge.WithTemperature. The pipeline's clock and logger come first; these follow.
 func WithMergerOptions(opts ...merge.Option) Option {
 	return func(r *Runner) { r.mergerOpts = append(r.mergerOpts, opts...) }
+}
+
+// WithGeneratorOptions adds options to the model generator Mode B builds
+// when no [WithGenerator] is given — e.g. WithGenerateMaxTokens,
+// WithGenerateTemperature. The generator still asks through the
+// pipeline's provider, so its calls stay metered, limited, timed out
+// and watched by the circuit breaker.
+func WithGeneratorOptions(opts ...ModelGeneratorOption) Option {
+	return func(r *Runner) { r.generatorOpts = append(r.generatorOpts, opts...) }
+}
+
+// WithAdvocateOptions adds options to the model advocates of
+// [WithModelAdvocates] — e.g. debate.WithAdvocateMaxTokens,
+// debate.WithAdvocateTemperature, debate.WithAdvocatePrompts — which the
+// pipeline still builds on its own provider (metered, limited, timed
+// out, behind the circuit breaker). A host that builds advocates itself
+// with [WithAdvocates] gives up those.
+func WithAdvocateOptions(opts ...debate.ModelAdvocateOption) Option {
+	return func(r *Runner) { r.advocateOpts = append(r.advocateOpts, opts...) }
+}
+
+// WithJudgeOptions adds options to the model judge of [WithModelJudge] —
+// e.g. scoring.WithJudgeMaxTokens, scoring.WithJudgeTemperature — built,
+// like the others, on the pipeline's provider and behind its fallback to
+// the rule judge.
+func WithJudgeOptions(opts ...scoring.ModelJudgeOption) Option {
+	return func(r *Runner) { r.judgeOpts = append(r.judgeOpts, opts...) }
+}
+
+// WithDetectorOptions adds options to the model contradiction detector of
+// [WithModelDetector], built on the pipeline's provider.
+func WithDetectorOptions(opts ...diff.ModelDetectorOption) Option {
+	return func(r *Runner) { r.detectorOpts = append(r.detectorOpts, opts...) }
 }
 
 // WithDetectors replaces the contradiction detectors of step 1. Default

@@ -210,7 +210,7 @@ func (x *run) generate(ctx context.Context) error {
 	gen := x.r.generator
 	if gen == nil {
 		if x.prov != nil {
-			mg, err := NewModelGenerator(x.prov)
+			mg, err := NewModelGenerator(x.prov, x.r.generatorOpts...)
 			if err != nil {
 				return err
 			}

@@ -176,12 +176,19 @@ func (m *ModelMerger) apply(ctx context.Context, r *run, c Change, target *node,
 	if err != nil {
 		return res, err
 	}
+	limit, temp := m.cfg.maxToks, provider.Temperature(0)
+	if !m.cfg.fixedMax {
+		limit = ChangeMaxTokens(len(targetText) + len(data.Source))
+	}
+	if m.cfg.temperature != nil {
+		temp = m.cfg.temperature
+	}
 	req := provider.Request{
 		Model:       m.cfg.model,
 		System:      system,
 		Messages:    []provider.Message{{Role: provider.RoleUser, Content: body}},
-		MaxTokens:   m.cfg.maxToks,
-		Temperature: provider.Temperature(0),
+		MaxTokens:   limit,
+		Temperature: temp,
 		Tags: map[string]string{provider.TagStep: "merge", provider.TagRole: "merge-executor",
 			provider.TagVariant: c.Source.Variant.Label},
 	}
