@@ -70,7 +70,7 @@ func (r *Runner) prepare(ctx context.Context, in Input) (*run, error) {
 		x.meter = provider.NewMeter()
 		x.reasoning = newReasoning(x.depth)
 		x.prov = provider.Chain(r.registry,
-			x.meter.Wrap, x.observe, x.reasoning.wrap, provider.Limit(r.concurrency), provider.Timeout(r.callTimeout))
+			x.meter.Wrap, x.observe, x.reasoning.wrap, provider.Limit(r.concurrency), r.timeouts())
 	}
 
 	switch mode {
