@@ -57,10 +57,23 @@ type ModelOption func(*ModelAdversary)
 // it. Default "": the provider decides.
 func WithModel(name string) ModelOption { return func(a *ModelAdversary) { a.model = name } }
 
-// WithMaxTokens caps each reply. Default 0: the provider decides.
-func WithMaxTokens(n int) ModelOption { return func(a *ModelAdversary) { a.maxTokens = n } }
+// Defaults of a [ModelAdversary]'s requests.
+const (
+	// DefaultMaxTokens bounds a round's reply: up to about ten
+	// challenges of 150–250 tokens each (concern, evidence, severity,
+	// suggestion) with the assessment tables, 1.5–3k tokens.
+	DefaultMaxTokens = 4096
+	// DefaultTemperature keeps the adversary on the artifact's text while
+	// leaving it room to find objections a greedy reading repeats past.
+	DefaultTemperature = 0.3
+)
 
-// WithTemperature sets the sampling temperature. Default: the provider's.
+// WithMaxTokens caps each reply. Default [DefaultMaxTokens]; 0 leaves it
+// to the provider.
+func WithMaxTokens(n int) ModelOption { return func(a *ModelAdversary) { a.maxTokens = max(n, 0) } }
+
+// WithTemperature sets the sampling temperature. Default
+// [DefaultTemperature].
 func WithTemperature(t float64) ModelOption {
 	return func(a *ModelAdversary) { a.temperature = provider.Temperature(t) }
 }
@@ -76,7 +89,8 @@ func NewModelAdversary(p provider.Provider, opts ...ModelOption) (*ModelAdversar
 	if p == nil {
 		return nil, fmt.Errorf("%w: the model adversary needs a provider", ErrInvalidInput)
 	}
-	a := &ModelAdversary{p: p, tmpl: map[string]*template.Template{}}
+	a := &ModelAdversary{p: p, tmpl: map[string]*template.Template{}, maxTokens: DefaultMaxTokens,
+		temperature: provider.Temperature(DefaultTemperature)}
 	for _, o := range opts {
 		o(a)
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
 
 	"github.com/invopop/jsonschema"
 
@@ -21,10 +22,16 @@ import (
 // v is a value or a pointer of the reply type. Schema panics if the type
 // cannot be described, which is a programming error found by the seam's
 // first test.
-func Schema(name string, v any) *provider.Schema {
+//
+// Properties named in optional are not required wherever they occur: the
+// fields of a shared type that the caller fills in itself.
+func Schema(name string, v any, optional ...string) *provider.Schema {
 	r := jsonschema.Reflector{DoNotReference: true, ExpandedStruct: true, Anonymous: true}
 	s := r.ReflectFromType(reflect.TypeOf(v))
 	s.Version = ""
+	if len(optional) > 0 {
+		relax(s, optional)
+	}
 	b, err := json.Marshal(s)
 	if err != nil {
 		panic(fmt.Sprintf("llmjson: schema %s: %v", name, err))
@@ -35,3 +42,17 @@ func Schema(name string, v any) *provider.Schema {
 // JSONSchema implements jsonschema's hook: an [Int] is an integer on the
 // wire, whatever strings the reader also accepts.
 func (Int) JSONSchema() *jsonschema.Schema { return &jsonschema.Schema{Type: "integer"} }
+
+// relax drops the optional properties from every required list under s.
+func relax(s *jsonschema.Schema, optional []string) {
+	if s == nil {
+		return
+	}
+	s.Required = slices.DeleteFunc(s.Required, func(p string) bool { return slices.Contains(optional, p) })
+	if s.Properties != nil {
+		for p := s.Properties.Oldest(); p != nil; p = p.Next() {
+			relax(p.Value, optional)
+		}
+	}
+	relax(s.Items, optional)
+}
