@@ -183,7 +183,8 @@ func (c *chaosCounts) check(t *testing.T, cc *chaosCase, seed int64, leakOpts []
 // allowedStatus says why a run's status is not one the error matrix
 // allows, or "".
 func allowedStatus(res *Result, baseline Status, faults int) string {
-	tooFew := slices.Contains(res.Warnings, "Adversarial comparison requires minimum 2 variants")
+	tooFew := slices.Contains(res.Warnings, "Adversarial comparison requires minimum 2 variants") ||
+		slices.Contains(res.Warnings, "Variant generation failed: no agent generated a variant")
 	switch {
 	case faults == 0 && res.Status != baseline:
 		return fmt.Sprintf("no fault, status %s, the fault-free run's %s", res.Status, baseline)

@@ -32,7 +32,7 @@ type run struct {
 	source *diff.Document // Mode B
 
 	prov      provider.Provider // the registry behind middleware; nil offline
-	meter     *provider.Meter
+	ledger    *ledger
 	reasoning *reasoning
 
 	sc     scoring.Scorer  // step 3's, built once (see scorer)
@@ -165,9 +165,8 @@ func (x *run) observe(next provider.Provider) provider.Provider {
 // finish fills in usage, consults the memory hook and writes the return
 // contract. It runs for failed runs too.
 func (x *run) finish(ctx context.Context) {
-	if x.meter != nil {
-		t := x.meter.Total()
-		x.res.Usage = Usage{Calls: t.Calls, Total: t.Usage, ByStep: usageBy(x.meter, provider.TagStep), ByAgent: usageBy(x.meter, provider.TagAgent)}
+	if x.ledger != nil {
+		x.res.Usage = x.ledger.usage()
 	}
 	if len(x.res.Agents) == 0 {
 		for i := range x.docs {
@@ -200,14 +199,6 @@ func (x *run) nameWhatExists(ctx context.Context) {
 		x.warn(fmt.Sprintf("Writing %s failed: %v", x.mergedName, err))
 		x.res.MergedOutputPath = ""
 	}
-}
-
-func usageBy(m *provider.Meter, tag string) map[string]provider.Usage {
-	out := map[string]provider.Usage{}
-	for k, t := range m.ByTag(tag) {
-		out[k] = t.Usage
-	}
-	return out
 }
 
 // remember hands the outcome to the memory hook behind its circuit breaker.

@@ -67,10 +67,10 @@ func (r *Runner) prepare(ctx context.Context, in Input) (*run, error) {
 		return nil, ErrNoRegistry
 	}
 	if r.registry != nil {
-		x.meter = provider.NewMeter()
+		x.ledger = newLedger()
 		x.reasoning = newReasoning(x.depth)
 		x.prov = provider.Chain(r.registry,
-			x.meter.Wrap, x.observe, x.reasoning.wrap, provider.Limit(r.concurrency), r.timeouts())
+			x.observe, x.reasoning.wrap, provider.Limit(r.concurrency), x.ledger.wrap, r.timeouts())
 	}
 
 	switch mode {

@@ -207,11 +207,11 @@ func (a *ModelAdversary) Challenge(ctx context.Context, req Request) (*Reply, er
 		reply.Usage, reply.Attempts = out.Usage, out.Attempts
 		return reply, nil
 	case out.Unusable:
-		return nil, &ReplyError{Round: req.Round, Attempts: out.Attempts, Reply: out.Reply, Err: err}
+		return nil, &ReplyError{Round: req.Round, Attempts: out.Attempts, Reply: out.Reply, Err: err, Usage: out.Usage}
 	case out.Attempts > 1:
-		return nil, fmt.Errorf("challenge: adversary model retry: %w", err)
+		return nil, &llmjson.SpentError{Usage: out.Usage, Err: fmt.Errorf("challenge: adversary model retry: %w", err)}
 	}
-	return nil, fmt.Errorf("challenge: adversary model: %w", err)
+	return nil, &llmjson.SpentError{Usage: out.Usage, Err: fmt.Errorf("challenge: adversary model: %w", err)}
 }
 
 // usable parses a reply and checks that it answers the request's round.

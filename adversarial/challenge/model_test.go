@@ -311,3 +311,31 @@ func TestModelAdversaryReplyStyles(t *testing.T) {
 		})
 	}
 }
+
+// TestFailedCallsAreBilled: a round whose two attempts both fail — an
+// unusable reply, then a provider error — still reports what the
+// provider billed for it.
+func TestFailedCallsAreBilled(t *testing.T) {
+	for _, second := range []string{"unusable", "provider error"} {
+		t.Run(second, func(t *testing.T) {
+			fake := providertest.NewFake()
+			fake.On(providertest.Tag(TagAttempt, "1")).Reply("Looks fine overall.")
+			if second == "unusable" {
+				fake.On().Reply("Still fine.")
+			} else {
+				fake.On().Fail(&provider.Error{Kind: provider.ErrUnavailable, Retryable: true})
+			}
+			o, err := enabled(WithAdversary(newModel(t, fake))).Run(context.Background(), Input{Type: Plan, Artifact: artifact})
+			if err == nil {
+				t.Fatal("the round should fail")
+			}
+			var billed provider.Usage
+			for _, c := range fake.Calls() {
+				billed = billed.Add(c.Response.Usage)
+			}
+			if billed.IsZero() || o.Usage != billed {
+				t.Errorf("outcome usage %v, the provider billed %v over %d calls", o.Usage, billed, fake.CallCount())
+			}
+		})
+	}
+}

@@ -232,11 +232,11 @@ func (e *ModelEngine) Critique(ctx context.Context, req ModeRequest) (*ModeOutpu
 	switch {
 	case err == nil:
 	case res.Unusable:
-		return nil, &ReplyError{Mode: req.Mode, Attempts: res.Attempts, Err: err}
+		return nil, &ReplyError{Mode: req.Mode, Attempts: res.Attempts, Err: err, Usage: res.Usage}
 	case res.Attempts > 1:
-		return nil, fmt.Errorf("critic: %s retry: %w", req.Mode, err)
+		return nil, &llmjson.SpentError{Usage: res.Usage, Err: fmt.Errorf("critic: %s retry: %w", req.Mode, err)}
 	default:
-		return nil, fmt.Errorf("critic: %s: %w", req.Mode, err)
+		return nil, &llmjson.SpentError{Usage: res.Usage, Err: fmt.Errorf("critic: %s: %w", req.Mode, err)}
 	}
 	out := newOutput(req.Mode, r)
 	out.Usage = res.Usage

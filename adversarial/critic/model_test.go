@@ -262,3 +262,20 @@ func TestModelBudgetWithFake(t *testing.T) {
 	assert.Equal(t, 1, fake.CallCount())
 	assert.Equal(t, []Skip{{DevilsAdvocate, fmt.Sprintf("Token budget exhausted mid-pipeline (%d of 100 tokens used after steelman)", res.Usage.Total())}}, res.Skipped)
 }
+
+// TestFailedModeIsBilled: a mode whose attempts all fail still reports
+// what the provider billed for them.
+func TestFailedModeIsBilled(t *testing.T) {
+	fake := providertest.NewFake()
+	fake.On(providertest.Tag(TagAttempt, "1")).Reply("No JSON here.")
+	fake.On().Fail(&provider.Error{Kind: provider.ErrUnavailable, Retryable: true})
+	res, err := modelCritic(t, fake).Run(context.Background(), PipelineInput{Selection: explicit(t, "steelman", ""), Artifact: sample(t)})
+	require.Error(t, err)
+	var billed provider.Usage
+	for _, c := range fake.Calls() {
+		billed = billed.Add(c.Response.Usage)
+	}
+	assert.Equal(t, 2, fake.CallCount())
+	assert.False(t, billed.IsZero())
+	assert.Equal(t, billed, res.Usage)
+}
