@@ -403,7 +403,8 @@ func judgeReply(req provider.Request) string {
 
 // mergeReply hands back the source section it was shown.
 func mergeReply(req provider.Request) string {
-	m := untrustedBlock.FindStringSubmatch(req.Messages[0].Content)
+	// The base document comes first; the change, with its source, next.
+	m := untrustedBlock.FindStringSubmatch(req.Messages[min(1, len(req.Messages)-1)].Content)
 	if m == nil {
 		return ""
 	}

@@ -50,6 +50,14 @@ type PromptData struct {
 	// they quote variant headings and statements, so a template shows
 	// them only this way.
 	Details string
+	// Document is the base document as it was before the merge and Plan
+	// the refactoring plan (refactor-plan.md) — what the seed hands the
+	// merge executor — each inside its delimiters (both quote variant
+	// text). They are the same for every change, so the optional
+	// "context" template that shows them is sent first, as a prefix the
+	// vendors can cache.
+	Document string
+	Plan     string
 }
 
 // RetryData is what the "retry" template receives.
@@ -176,6 +184,21 @@ func (m *ModelMerger) apply(ctx context.Context, r *run, c Change, target *node,
 	if err != nil {
 		return res, err
 	}
+	msgs := []provider.Message{{Role: provider.RoleUser, Content: body}}
+	if m.tmpl.Lookup("context") != nil {
+		data.Document = untrusted("BASE DOCUMENT", r.in.Base.Source)
+		data.Plan = untrusted("PLAN", r.plan())
+		shared, err := m.exec("context", data)
+		if err != nil {
+			return res, err
+		}
+		// The base document is the same for every change the model
+		// makes: first, and marked when more than one call shares it and
+		// it is long enough for a vendor to cache.
+		first := provider.Message{Role: provider.RoleUser, Content: shared}
+		first.Cache = r.modelCalls() > 1 && provider.Cacheable(system, first)
+		msgs = []provider.Message{first, msgs[0]}
+	}
 	limit, temp := m.cfg.maxToks, provider.Temperature(0)
 	if !m.cfg.fixedMax {
 		limit = ChangeMaxTokens(len(targetText) + len(data.Source))
@@ -186,7 +209,7 @@ func (m *ModelMerger) apply(ctx context.Context, r *run, c Change, target *node,
 	req := provider.Request{
 		Model:       m.cfg.model,
 		System:      system,
-		Messages:    []provider.Message{{Role: provider.RoleUser, Content: body}},
+		Messages:    msgs,
 		MaxTokens:   limit,
 		Temperature: temp,
 		Tags: map[string]string{provider.TagStep: "merge", provider.TagRole: "merge-executor",

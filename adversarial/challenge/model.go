@@ -28,7 +28,11 @@ const (
 )
 
 // promptNames are the templates a host may override.
-var promptNames = []string{"system.tmpl", "request.tmpl", "retry.tmpl"}
+// context.tmpl holds what every round shares (artifact type, artifact,
+// project context) and is sent first, so that vendors cache it;
+// request.tmpl what changes per round. A host that overrides request.tmpl
+// alone writes the whole message itself, and context.tmpl is not sent.
+var promptNames = []string{"system.tmpl", "context.tmpl", "request.tmpl", "retry.tmpl"}
 
 // ModelAdversary asks a language model to challenge the artifact. Each
 // round is one request: a system prompt with the adversary's role, the
@@ -48,6 +52,8 @@ type ModelAdversary struct {
 	temperature *float64
 	prompts     fs.FS
 	tmpl        map[string]*template.Template
+	// ownRequest and ownContext say the host overrode those templates.
+	ownRequest, ownContext bool
 }
 
 // ModelOption configures a [ModelAdversary].
@@ -79,7 +85,8 @@ func WithTemperature(t float64) ModelOption {
 }
 
 // WithPrompts overrides prompt templates: a file in fsys named like an
-// embedded one — "system.tmpl", "request.tmpl", "retry.tmpl" — replaces
+// embedded one — "system.tmpl", "context.tmpl", "request.tmpl",
+// "retry.tmpl" — replaces
 // it. Templates may use the functions fence, rules and join.
 func WithPrompts(fsys fs.FS) ModelOption { return func(a *ModelAdversary) { a.prompts = fsys } }
 
@@ -102,6 +109,12 @@ func NewModelAdversary(p provider.Provider, opts ...ModelOption) (*ModelAdversar
 		if a.prompts != nil {
 			if b, err := fs.ReadFile(a.prompts, name); err == nil {
 				src = b
+				if name == "request.tmpl" {
+					a.ownRequest = true
+				}
+				if name == "context.tmpl" {
+					a.ownContext = true
+				}
 			} else if !errors.Is(err, fs.ErrNotExist) {
 				return nil, fmt.Errorf("challenge: reading prompt %s: %w", name, err)
 			}
@@ -181,8 +194,22 @@ func (a *ModelAdversary) Challenge(ctx context.Context, req Request) (*Reply, er
 	if err != nil {
 		return nil, err
 	}
+	msgs := []provider.Message{{Role: provider.RoleUser, Content: user}}
+	if !a.ownRequest || a.ownContext {
+		shared, err := a.render("context.tmpl", data)
+		if err != nil {
+			return nil, err
+		}
+		// Every round of the loop shares the artifact: first, and marked
+		// when the loop has more than one round and a vendor would cache
+		// it. The rounds run one after another, so the later ones read
+		// what the first wrote.
+		first := provider.Message{Role: provider.RoleUser, Content: shared}
+		first.Cache = req.MaxRounds > 1 && provider.Cacheable(system, first)
+		msgs = []provider.Message{first, msgs[0]}
+	}
 	base := provider.Request{Model: a.model, System: system, MaxTokens: a.maxTokens, Temperature: a.temperature,
-		Messages: []provider.Message{{Role: provider.RoleUser, Content: user}},
+		Messages: msgs,
 		Tags: map[string]string{provider.TagStep: StepChallenge, provider.TagRole: RoleAdversary,
 			provider.TagRound: strconv.Itoa(req.Round)}}
 
