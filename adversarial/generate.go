@@ -184,37 +184,19 @@ func execute(t *template.Template, name string, data any) (string, error) {
 	return strings.TrimSpace(b.String()), nil
 }
 
-// unwrapMarkdown returns the document of a reply: the body of its
-// ```markdown (or ```md, or unlabelled) fenced block when it has one — up
-// to the last closing fence at the start of a line, so fences inside the
-// document survive — and the prose a model writes around it is dropped;
-// otherwise the reply from its first heading on. A reply that is a bare
-// document is kept as it is.
+// unwrapMarkdown returns the document of a reply. A reply that is a bare
+// document is kept as it is: its own code fences are content. Otherwise
+// the document is read with llmjson.Markdown (goldmark): the body of its
+// ```markdown (or ```md, or unlabelled) wrapper, or the reply from its
+// first heading on, with the prose a model writes around it dropped — and
+// a code block inside is never taken for the wrapper. A reply with no
+// document is returned as it is, for validVariant to reject.
 func unwrapMarkdown(s string) string {
 	if t := strings.TrimSpace(s); strings.HasPrefix(t, "#") || strings.HasPrefix(t, "---") {
-		return s // a bare document: its own code fences are content
+		return s
 	}
-	lines := strings.Split(strings.ReplaceAll(s, "\r\n", "\n"), "\n")
-	for i, l := range lines {
-		t := strings.TrimSpace(l)
-		if !strings.HasPrefix(t, "```") {
-			continue
-		}
-		info := strings.ToLower(strings.TrimSpace(strings.TrimLeft(t, "`")))
-		if info != "" && info != "markdown" && info != "md" {
-			continue
-		}
-		for j := len(lines) - 1; j > i; j-- {
-			if strings.TrimSpace(lines[j]) == "```" {
-				return strings.TrimSpace(strings.Join(lines[i+1:j], "\n")) + "\n"
-			}
-		}
-		break
-	}
-	for i, l := range lines {
-		if strings.HasPrefix(l, "#") || strings.HasPrefix(l, "---") && i == 0 {
-			return strings.Join(lines[i:], "\n")
-		}
+	if md, ok := llmjson.Markdown(s); ok {
+		return strings.TrimSpace(md) + "\n"
 	}
 	return s
 }

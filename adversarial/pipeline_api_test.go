@@ -80,3 +80,19 @@ func TestCallTimeoutFitsTheReply(t *testing.T) {
 		}
 	}
 }
+
+func TestUnwrapMarkdownKeepsCodeBlocks(t *testing.T) {
+	const code = "```go\nfunc main() {}\n```\n"
+	doc := "# Spec\n\n## Build\n\n" + code + "\nDone.\n"
+	tests := []struct{ name, reply, want string }{
+		{"bare", doc, doc},
+		{"prose then the document", "Here is the spec.\n\n" + doc, doc},
+		{"fenced, inner fence of the same length", "Draft:\n\n```markdown\n" + doc + "```\n\nHope it helps.", doc},
+		{"prose then an unlabelled code block inside the document", "Here it is.\n\n# Spec\n\n```\nplain\n```\n", "# Spec\n\n```\nplain\n```\n"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.Equal(t, tc.want, unwrapMarkdown(tc.reply))
+		})
+	}
+}

@@ -312,34 +312,17 @@ func untrusted(name, text string) string {
 }
 
 var (
-	openFenceRE = regexp.MustCompile("^(`{3,}|~{3,})[ \t]*(?:markdown|md)?[ \t]*$")
 	blankRunRE  = regexp.MustCompile(`\n{3,}`)
 	tagOnlyRE   = regexp.MustCompile(`(?m)^<!-- Source: .* -->\n?`)
 )
 
-// extractMarkdown returns the content of the reply's fenced markdown
-// block (up to the last matching closing fence, so inner fences survive),
-// or the whole reply when it is bare Markdown starting with a heading.
+// extractMarkdown returns the Markdown of the reply — the body of its
+// markdown fence, or a bare section from its first heading — read by
+// llmjson.Markdown with goldmark, so a code block inside the section is
+// content, never the reply's fence; "" when the reply holds none.
 func extractMarkdown(reply string) string {
-	lines := strings.Split(strings.ReplaceAll(reply, "\r\n", "\n"), "\n")
-	for i, l := range lines {
-		m := openFenceRE.FindStringSubmatch(strings.TrimRight(l, " \t"))
-		if m == nil {
-			continue
-		}
-		fence := m[1]
-		for j := len(lines) - 1; j > i; j-- {
-			t := strings.TrimSpace(lines[j])
-			if strings.HasPrefix(t, fence) && strings.Trim(t, fence[:1]) == "" {
-				return strings.Join(lines[i+1:j], "\n") + "\n"
-			}
-		}
-		return ""
-	}
-	if strings.HasPrefix(strings.TrimSpace(reply), "#") {
-		return reply
-	}
-	return ""
+	md, _ := llmjson.Markdown(reply)
+	return md
 }
 
 // checkReply validates a model reply against exp and builds the subtree

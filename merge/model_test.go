@@ -320,3 +320,50 @@ func TestModelMergerPromptFencesChangeDetails(t *testing.T) {
 	outside := regexp.MustCompile(`(?s)<<<UNTRUSTED ([A-Z]+) ([0-9a-f]+)\n.*?\nUNTRUSTED ([A-Z]+) ([0-9a-f]+)>>>`).ReplaceAllString(prompt, "")
 	assert.NotContains(t, outside, planted, "change details appear only inside their block")
 }
+
+// TestModelMergerReadsCodeBlocks: a section holding a code block comes
+// back whole whether the reply is bare Markdown or wrapped in a fence of
+// the same length as the inner one — the inner fences are content, never
+// the reply's own (issue: an inner closing fence was read as an opening
+// one and failed the merge). A reply cut at its output limit is never
+// accepted, however well it parses.
+func TestModelMergerReadsCodeBlocks(t *testing.T) {
+	const code = "```sql\nCREATE INDEX idx ON sessions (tenant);\n```\n"
+	source := "## Storage\n\n### Indexes\n\nIdx.\n\n" + code
+	section := "## 2. Storage\n<!-- Source: Base (original, modified) — indexes added -->\n\n" +
+		"### 2.1 Schema\n<!-- Source: Base (original) -->\n\nTables.\n\n" +
+		"### 2.2 Indexes\n<!-- Source: Variant B (sonnet:security), Section 9.1 — merged per Change #1 -->\n\nIdx.\n\n" + code
+	for name, reply := range map[string]string{
+		"bare":                    section,
+		"prose then bare":         "Here is the restructured section.\n\n" + section,
+		"wrapped, same fence len": "```markdown\n" + section + "```\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			fake := providertest.NewFake()
+			fake.On(providertest.Tag(provider.TagRole, "merge-executor")).Reply(reply)
+			m, err := modelMerge(t, fake, change(1, Restructure, SectionRef{Number: "2"}, source))
+			require.NoError(t, err)
+			require.Len(t, m.Log.Changes, 1)
+			assert.Equal(t, 1, m.Log.Changes[0].Attempts, "%s", m.Log.Changes[0].Validation)
+			assert.Contains(t, m.Output, "### 2.2 Indexes")
+			assert.Contains(t, m.Output, "CREATE INDEX idx ON sessions (tenant);\n```")
+		})
+	}
+	t.Run("truncated", func(t *testing.T) {
+		fake := providertest.NewFake()
+		fake.On(providertest.Tag(provider.TagRole, "merge-executor")).ReplyFunc(
+			func(_ context.Context, req provider.Request) (provider.Response, error) {
+				resp := providertest.TextResponse(req, section)
+				resp.FinishReason = provider.FinishLength
+				return resp, nil
+			})
+		m, err := modelMerge(t, fake, change(1, Restructure, SectionRef{Number: "2"}, source))
+		require.NoError(t, err, "a lost change degrades; the merge goes on")
+		require.Len(t, m.Fallbacks, 1, "the truncated section is not taken")
+		assert.Contains(t, m.Fallbacks[0].Cause, "truncated at")
+		assert.NotContains(t, m.Output, "### 2.2 Indexes")
+		assert.Equal(t, 2, fake.CallCount(), "retried once, with a larger limit")
+		calls := fake.Calls()
+		assert.Equal(t, 2*calls[0].Request.MaxTokens, calls[1].Request.MaxTokens)
+	})
+}

@@ -22,7 +22,6 @@ type schemaReply struct {
 	Evidence   []schemaCitation `json:"evidence"`
 	Computed   int              `json:"computed"`
 	Note       string           `json:"note,omitempty"`
-	internal   string
 }
 
 // object is the part of a JSON Schema the test reads.
