@@ -312,8 +312,8 @@ func untrusted(name, text string) string {
 }
 
 var (
-	blankRunRE  = regexp.MustCompile(`\n{3,}`)
-	tagOnlyRE   = regexp.MustCompile(`(?m)^<!-- Source: .* -->\n?`)
+	blankRunRE = regexp.MustCompile(`\n{3,}`)
+	tagOnlyRE  = regexp.MustCompile(`(?m)^<!-- Source: .* -->\n?`)
 )
 
 // extractMarkdown returns the Markdown of the reply — the body of its
