@@ -183,7 +183,10 @@ func (c *chaosCounts) check(t *testing.T, cc *chaosCase, seed int64, leakOpts []
 // allowedStatus says why a run's status is not one the error matrix
 // allows, or "".
 func allowedStatus(res *Result, baseline Status, faults int) string {
-	tooFew := slices.Contains(res.Warnings, "Adversarial comparison requires minimum 2 variants")
+	tooFew := slices.ContainsFunc(res.Warnings, func(w string) bool {
+		return w == "Adversarial comparison requires minimum 2 variants" ||
+			strings.HasPrefix(w, "Variant generation failed: "+diff.ErrTooFewVariants.Error()+": no agent generated a variant")
+	})
 	switch {
 	case faults == 0 && res.Status != baseline:
 		return fmt.Sprintf("no fault, status %s, the fault-free run's %s", res.Status, baseline)
@@ -369,7 +372,7 @@ func scriptedModel(drafts map[string]string, agree bool) provider.Provider {
 var (
 	criterionLine  = regexp.MustCompile(`(?m)^- ([A-Z]+-\d+) \(`)
 	disputedLine   = regexp.MustCompile(`(?m)^Criterion ([A-Z]+-\d+) \(`)
-	evaluateLabels = regexp.MustCompile(`Evaluate every variant shown \(([A-J](?:, [A-J])*)\)`)
+	evaluateLabel  = regexp.MustCompile(`Evaluate Variant ([A-J]) `)
 	reevalLabel    = regexp.MustCompile(`disagree on the criteria below for Variant ([A-J])`)
 	untrustedBlock = regexp.MustCompile(`(?s)<<<UNTRUSTED SOURCE [0-9a-f]+\n(.*?)\nUNTRUSTED SOURCE [0-9a-f]+>>>`)
 )
@@ -385,8 +388,8 @@ func judgeReply(req provider.Request) string {
 		for _, c := range disputedLine.FindAllStringSubmatch(last, -1) {
 			criteria = append(criteria, c[1])
 		}
-	} else if m := evaluateLabels.FindStringSubmatch(last); m != nil {
-		labels = strings.Split(m[1], ", ")
+	} else if m := evaluateLabel.FindStringSubmatch(last); m != nil {
+		labels = []string{m[1]}
 		for _, c := range criterionLine.FindAllStringSubmatch(req.Messages[0].Content, -1) {
 			criteria = append(criteria, c[1])
 		}
@@ -402,7 +405,8 @@ func judgeReply(req provider.Request) string {
 
 // mergeReply hands back the source section it was shown.
 func mergeReply(req provider.Request) string {
-	m := untrustedBlock.FindStringSubmatch(req.Messages[0].Content)
+	// The base document comes first; the change, with its source, next.
+	m := untrustedBlock.FindStringSubmatch(req.Messages[min(1, len(req.Messages)-1)].Content)
 	if m == nil {
 		return ""
 	}

@@ -39,10 +39,16 @@
 // With [WithRegistry] the pipeline generates Mode B variants through the
 // models, and the model-backed advocates, judge, merger and contradiction
 // detector become available; their calls are metered per step and agent,
-// bounded, timed out, and watched by the seed's reasoning circuit breaker,
+// bounded, timed out (each call by the time its output limit needs at a
+// slow model's speed, [CallTimeout]), and watched by the seed's reasoning
+// circuit breaker,
 // which lowers the debate's depth after three consecutive failures (in
 // the order of the logical calls, not of their completion) instead of
-// failing the run.
+// failing the run. Each role's requests (output limit, temperature,
+// prompts) are set through [WithGeneratorOptions], [WithAdvocateOptions],
+// [WithJudgeOptions], [WithDetectorOptions] and [WithMergerOptions]; the
+// pipeline still builds the collaborators on its own provider, so the
+// host's settings never lose the metering, limits, timeouts or breaker.
 //
 // Faults follow the seed's error-handling matrix. Every agent call gets
 // one retry after a retryable error or an unusable reply (invalid,

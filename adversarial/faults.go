@@ -32,13 +32,13 @@ type judgeFallbacks struct {
 
 type judgeFallback struct {
 	pass    int
-	variant string // the re-evaluated variant; empty on a pass
+	variant string // the variant of the call; empty for a whole pass
 	err     error
 }
 
 func (j *judgeFallbacks) record(req scoring.RubricRequest, err error) {
 	f := judgeFallback{pass: req.Pass, err: err}
-	if req.Pass == scoring.Reevaluation && len(req.Variants) == 1 {
+	if len(req.Variants) == 1 {
 		f.variant = req.Variants[0].Label
 	}
 	j.mu.Lock()

@@ -56,17 +56,33 @@ var generateTemplate string
 // inside a fenced block. The model is the agent's model id, looked up by
 // the provider (a provider.Registry routes it).
 type ModelGenerator struct {
-	p         provider.Provider
-	tmpl      *template.Template
-	maxTokens int
+	p           provider.Provider
+	tmpl        *template.Template
+	maxTokens   int
+	temperature *float64
 }
+
+// Defaults of a [ModelGenerator]'s requests.
+const (
+	// DefaultGenerateMaxTokens bounds a draft: a full specification or
+	// roadmap of the seed's size runs to 3–6k tokens; 8,192 leaves room
+	// for a long one without letting a runaway reply cost without end.
+	DefaultGenerateMaxTokens = 8192
+	// DefaultGenerateTemperature samples the drafts moderately: the
+	// pipeline wants variants that differ in substance for the debate to
+	// weigh, which greedy decoding of the same source works against.
+	DefaultGenerateTemperature = 0.7
+)
 
 // ModelGeneratorOption configures a [ModelGenerator].
 type ModelGeneratorOption func(*ModelGenerator) error
 
 // WithGeneratePrompt replaces the prompt; the text must define the
-// templates "system" and "user". The data has Type, Persona, Expertise,
-// Instruction, Focus and Source.
+// templates "system" and "user", and may define "context". The data has
+// Type, Persona, Expertise, Instruction, Focus and Source. The system
+// prompt and "context" should hold what every agent shares (the source):
+// they are sent first, the context marked as a cacheable prefix, and
+// "user" — the agent's persona and instruction — last.
 func WithGeneratePrompt(text string) ModelGeneratorOption {
 	return func(g *ModelGenerator) error {
 		t, err := prompt.Parse("generate", text)
@@ -84,9 +100,15 @@ func WithGeneratePrompt(text string) ModelGeneratorOption {
 }
 
 // WithGenerateMaxTokens caps the length of a generated variant. The
-// default, 0, leaves it to the provider.
+// default is [DefaultGenerateMaxTokens]; 0 leaves it to the provider.
 func WithGenerateMaxTokens(n int) ModelGeneratorOption {
 	return func(g *ModelGenerator) error { g.maxTokens = max(n, 0); return nil }
+}
+
+// WithGenerateTemperature sets the sampling temperature of the drafts.
+// The default is [DefaultGenerateTemperature].
+func WithGenerateTemperature(t float64) ModelGeneratorOption {
+	return func(g *ModelGenerator) error { g.temperature = provider.Temperature(t); return nil }
 }
 
 // NewModelGenerator returns a generator that asks models through p.
@@ -94,7 +116,7 @@ func NewModelGenerator(p provider.Provider, opts ...ModelGeneratorOption) (*Mode
 	if p == nil {
 		return nil, errors.New("adversarial: NewModelGenerator: nil provider")
 	}
-	g := &ModelGenerator{p: p}
+	g := &ModelGenerator{p: p, maxTokens: DefaultGenerateMaxTokens, temperature: provider.Temperature(DefaultGenerateTemperature)}
 	for _, o := range append([]ModelGeneratorOption{WithGeneratePrompt(generateTemplate)}, opts...) {
 		if err := o(g); err != nil {
 			return nil, err
@@ -123,12 +145,24 @@ func (g *ModelGenerator) Generate(ctx context.Context, req GenerateRequest) (str
 	if err != nil {
 		return "", err
 	}
+	msgs := []provider.Message{{Role: provider.RoleUser, Content: user}}
+	if g.tmpl.Lookup("context") != nil {
+		shared, err := execute(g.tmpl, "context", data)
+		if err != nil {
+			return "", err
+		}
+		// The source is the same for every agent of the run: first, and
+		// marked when long enough for a vendor to cache.
+		first := provider.Message{Role: provider.RoleUser, Content: shared}
+		first.Cache = provider.Cacheable(system, first)
+		msgs = []provider.Message{first, msgs[0]}
+	}
 	// llmjson.Complete checks the finish reason (a draft cut at the
 	// output limit is a fragment, not a variant), removes reasoning
 	// blocks and recognises a refusal sentence.
 	preq := provider.Request{
-		Model: req.Agent.Model, System: system, MaxTokens: g.maxTokens,
-		Messages: []provider.Message{{Role: provider.RoleUser, Content: user}},
+		Model: req.Agent.Model, System: system, MaxTokens: g.maxTokens, Temperature: g.temperature,
+		Messages: msgs,
 		Tags: map[string]string{provider.TagStep: StageGenerate, provider.TagRole: "generator",
 			provider.TagAgent: req.Agent.String(), provider.TagVariant: fmt.Sprint(req.Index)},
 	}
@@ -150,37 +184,19 @@ func execute(t *template.Template, name string, data any) (string, error) {
 	return strings.TrimSpace(b.String()), nil
 }
 
-// unwrapMarkdown returns the document of a reply: the body of its
-// ```markdown (or ```md, or unlabelled) fenced block when it has one — up
-// to the last closing fence at the start of a line, so fences inside the
-// document survive — and the prose a model writes around it is dropped;
-// otherwise the reply from its first heading on. A reply that is a bare
-// document is kept as it is.
+// unwrapMarkdown returns the document of a reply. A reply that is a bare
+// document is kept as it is: its own code fences are content. Otherwise
+// the document is read with llmjson.Markdown (goldmark): the body of its
+// ```markdown (or ```md, or unlabelled) wrapper, or the reply from its
+// first heading on, with the prose a model writes around it dropped — and
+// a code block inside is never taken for the wrapper. A reply with no
+// document is returned as it is, for validVariant to reject.
 func unwrapMarkdown(s string) string {
 	if t := strings.TrimSpace(s); strings.HasPrefix(t, "#") || strings.HasPrefix(t, "---") {
-		return s // a bare document: its own code fences are content
+		return s
 	}
-	lines := strings.Split(strings.ReplaceAll(s, "\r\n", "\n"), "\n")
-	for i, l := range lines {
-		t := strings.TrimSpace(l)
-		if !strings.HasPrefix(t, "```") {
-			continue
-		}
-		info := strings.ToLower(strings.TrimSpace(strings.TrimLeft(t, "`")))
-		if info != "" && info != "markdown" && info != "md" {
-			continue
-		}
-		for j := len(lines) - 1; j > i; j-- {
-			if strings.TrimSpace(lines[j]) == "```" {
-				return strings.TrimSpace(strings.Join(lines[i+1:j], "\n")) + "\n"
-			}
-		}
-		break
-	}
-	for i, l := range lines {
-		if strings.HasPrefix(l, "#") || strings.HasPrefix(l, "---") && i == 0 {
-			return strings.Join(lines[i:], "\n")
-		}
+	if md, ok := llmjson.Markdown(s); ok {
+		return strings.TrimSpace(md) + "\n"
 	}
 	return s
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"sort"
 
 	yaml "go.yaml.in/yaml/v3"
 
@@ -186,12 +185,22 @@ type Result struct {
 	Steps Checkpoint `json:"-" yaml:"-"`
 }
 
-// Usage counts the model calls of a run.
+// Usage counts the model calls of a run: every call sent, with the
+// tokens the provider reported for it — failed attempts and retries
+// included, calls cancelled before they were sent not.
 type Usage struct {
-	Calls   int                       `json:"calls" yaml:"calls"`
-	Total   provider.Usage            `json:"total" yaml:"total"`
-	ByStep  map[string]provider.Usage `json:"by_step,omitempty" yaml:"by_step,omitempty"`
-	ByAgent map[string]provider.Usage `json:"by_agent,omitempty" yaml:"by_agent,omitempty"`
+	Calls int            `json:"calls" yaml:"calls"`
+	Total provider.Usage `json:"total" yaml:"total"`
+	// ByStep and StepCalls are per pipeline step ("generate", "diff",
+	// "debate", "scoring", "merge").
+	ByStep    map[string]provider.Usage `json:"by_step,omitempty" yaml:"by_step,omitempty"`
+	StepCalls map[string]int            `json:"step_calls,omitempty" yaml:"step_calls,omitempty"`
+	// ByAgent and AgentCalls are per agent: the agent spec of a generator
+	// or advocate, else the role and its model ("judge (opus)",
+	// "contradiction-detector (opus)", "merge-executor (sonnet)"), so
+	// every call belongs to someone.
+	ByAgent    map[string]provider.Usage `json:"by_agent,omitempty" yaml:"by_agent,omitempty"`
+	AgentCalls map[string]int            `json:"agent_calls,omitempty" yaml:"agent_calls,omitempty"`
 }
 
 // Artifact returns the content of the named artifact.
@@ -241,23 +250,22 @@ type yamlUsage struct {
 
 type yamlUsageRow struct {
 	Name         string `yaml:"name"`
+	Calls        int    `yaml:"calls,omitempty"`
 	InputTokens  int64  `yaml:"input_tokens"`
 	OutputTokens int64  `yaml:"output_tokens"`
+	CachedTokens int64  `yaml:"cached_tokens,omitempty"`
 }
 
 func newYAMLUsage(u Usage) yamlUsage {
-	rows := func(m map[string]provider.Usage) []yamlUsageRow {
-		keys := make([]string, 0, len(m))
-		for k := range m {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
+	rows := func(m map[string]provider.Usage, calls map[string]int) []yamlUsageRow {
+		keys := sortedKeys(m)
 		out := make([]yamlUsageRow, 0, len(keys))
 		for _, k := range keys {
-			out = append(out, yamlUsageRow{Name: k, InputTokens: m[k].InputTokens, OutputTokens: m[k].OutputTokens})
+			out = append(out, yamlUsageRow{Name: k, Calls: calls[k], InputTokens: m[k].InputTokens, OutputTokens: m[k].OutputTokens,
+				CachedTokens: m[k].CachedTokens})
 		}
 		return out
 	}
 	return yamlUsage{Calls: u.Calls, InputTokens: u.Total.InputTokens, OutputTokens: u.Total.OutputTokens,
-		CachedTokens: u.Total.CachedTokens, ByStep: rows(u.ByStep), ByAgent: rows(u.ByAgent)}
+		CachedTokens: u.Total.CachedTokens, ByStep: rows(u.ByStep, u.StepCalls), ByAgent: rows(u.ByAgent, u.AgentCalls)}
 }

@@ -2,6 +2,7 @@ package adversarial
 
 import (
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 )
@@ -59,4 +60,39 @@ usage:
 	empty, err := (&Result{Status: StatusSuccess}).ContractYAML()
 	assert.NoError(t, err)
 	assert.Contains(t, string(empty), "unresolved_conflicts: []\n", "an empty list, not a missing key")
+}
+
+func TestCallTimeoutFitsTheReply(t *testing.T) {
+	tests := []struct {
+		maxTokens int
+		want      time.Duration
+	}{
+		{0, 10 * time.Minute},
+		{4096, 60*time.Second + 4096*time.Second/30*6/5},
+		{8192, 60*time.Second + 8192*time.Second/30*6/5},
+	}
+	for _, tc := range tests {
+		got := CallTimeout(tc.maxTokens)
+		assert.InDelta(t, tc.want.Seconds(), got.Seconds(), 0.01, "max tokens %d", tc.maxTokens)
+		if tc.maxTokens > 0 {
+			atSlowSpeed := time.Duration(tc.maxTokens) * time.Second / SlowTokensPerSecond
+			assert.Greater(t, got, atSlowSpeed, "the whole reply fits at a slow model's speed")
+		}
+	}
+}
+
+func TestUnwrapMarkdownKeepsCodeBlocks(t *testing.T) {
+	const code = "```go\nfunc main() {}\n```\n"
+	doc := "# Spec\n\n## Build\n\n" + code + "\nDone.\n"
+	tests := []struct{ name, reply, want string }{
+		{"bare", doc, doc},
+		{"prose then the document", "Here is the spec.\n\n" + doc, doc},
+		{"fenced, inner fence of the same length", "Draft:\n\n```markdown\n" + doc + "```\n\nHope it helps.", doc},
+		{"prose then an unlabelled code block inside the document", "Here it is.\n\n# Spec\n\n```\nplain\n```\n", "# Spec\n\n```\nplain\n```\n"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.Equal(t, tc.want, unwrapMarkdown(tc.reply))
+		})
+	}
 }

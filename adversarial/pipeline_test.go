@@ -263,16 +263,20 @@ func TestModeBThroughTheRegistry(t *testing.T) {
 	assert.Contains(t, []string{"opus:architect", "sonnet:security"}, res.BaseVariant)
 
 	// The seed's generation prompt, with persona, instruction and fenced source.
-	var sonnetPrompt string
+	// The source, shared by every agent, comes first; the persona last.
+	var sonnetPrompt, sonnetSource string
 	for _, c := range fake.Calls() {
 		if c.Request.Model == "sonnet" {
-			sonnetPrompt = c.Request.Messages[0].Content
+			require.Len(t, c.Request.Messages, 2)
+			sonnetSource, sonnetPrompt = c.Request.Messages[0].Content, c.Request.Messages[1].Content
+			assert.Equal(t, DefaultGenerateMaxTokens, c.Request.MaxTokens)
 		}
 	}
-	assert.Contains(t, sonnetPrompt, "Generate a roadmap artifact from the following source material.")
+	assert.Contains(t, sonnetPrompt, "Generate a roadmap artifact from the source material above.")
 	assert.Contains(t, sonnetPrompt, "Use your expertise as a security")
 	assert.Contains(t, sonnetPrompt, "focus on tokens")
-	assert.Contains(t, sonnetPrompt, "<<<BEGIN SOURCE")
+	assert.Contains(t, sonnetSource, "<<<BEGIN SOURCE")
+	assert.NotContains(t, sonnetSource, "security")
 	assert.Equal(t, 5, res.Usage.Calls, "opus once, sonnet twice (retried), haiku twice (retried)")
 	assert.Positive(t, res.Usage.ByStep[StageGenerate].InputTokens)
 	assert.Equal(t, res.Usage.Total, res.Usage.ByStep[StageGenerate], "only generation called a model")

@@ -32,7 +32,7 @@ type run struct {
 	source *diff.Document // Mode B
 
 	prov      provider.Provider // the registry behind middleware; nil offline
-	meter     *provider.Meter
+	ledger    *ledger
 	reasoning *reasoning
 
 	sc     scoring.Scorer  // step 3's, built once (see scorer)
@@ -223,9 +223,8 @@ func (x *run) finish(ctx context.Context) {
 	if err := x.flush(ctx); err != nil {
 		x.warn(err.Error())
 	}
-	if x.meter != nil {
-		t := x.meter.Total()
-		x.res.Usage = Usage{Calls: t.Calls, Total: t.Usage, ByStep: usageBy(x.meter, provider.TagStep), ByAgent: usageBy(x.meter, provider.TagAgent)}
+	if x.ledger != nil {
+		x.res.Usage = x.ledger.usage()
 	}
 	if len(x.res.Agents) == 0 {
 		for i := range x.docs {
@@ -258,14 +257,6 @@ func (x *run) nameWhatExists(ctx context.Context) {
 		x.warn(fmt.Sprintf("Writing %s failed: %v", x.mergedName, err))
 		x.res.MergedOutputPath = ""
 	}
-}
-
-func usageBy(m *provider.Meter, tag string) map[string]provider.Usage {
-	out := map[string]provider.Usage{}
-	for k, t := range m.ByTag(tag) {
-		out[k] = t.Usage
-	}
-	return out
 }
 
 // remember hands the outcome to the memory hook behind its circuit breaker.

@@ -38,17 +38,25 @@ type Runner struct {
 	detectors      []diff.ContradictionDetector
 	detectorModel  string
 	generator      Generator
-	checkpoints    Checkpoints
-	observer       Observer
-	memory         MemoryHook
-	domain         DomainValidator
-	memoryBreaker  *breaker
-	domainBreaker  *breaker
 
-	clock       func() time.Time
-	logger      *slog.Logger
-	concurrency int
-	callTimeout time.Duration
+	// The host's settings for the model-backed collaborators the
+	// pipeline builds on its own metered, limited, timed provider.
+	generatorOpts []ModelGeneratorOption
+	advocateOpts  []debate.ModelAdvocateOption
+	judgeOpts     []scoring.ModelJudgeOption
+	detectorOpts  []diff.ModelDetectorOption
+	checkpoints   Checkpoints
+	observer      Observer
+	memory        MemoryHook
+	domain        DomainValidator
+	memoryBreaker *breaker
+	domainBreaker *breaker
+
+	clock        func() time.Time
+	logger       *slog.Logger
+	concurrency  int
+	callTimeout  time.Duration
+	fixedTimeout bool // callTimeout set by the host; else CallTimeout per call
 }
 
 var _ Pipeline = (*Runner)(nil)
@@ -101,9 +109,42 @@ func WithModelMerger(model string) Option { return func(r *Runner) { r.mergerMod
 // WithMergerOptions adds options to the default merger step 5 builds
 // (the section merger, or the model merger of [WithModelMerger]) — e.g.
 // merge.WithAllChanges() to send every change to the model, not only
-// restructures. The pipeline's clock and logger come first; these follow.
+// restructures, or merge.WithMaxTokens and merge.WithTemperature. The pipeline's clock and logger come first; these follow.
 func WithMergerOptions(opts ...merge.Option) Option {
 	return func(r *Runner) { r.mergerOpts = append(r.mergerOpts, opts...) }
+}
+
+// WithGeneratorOptions adds options to the model generator Mode B builds
+// when no [WithGenerator] is given — e.g. WithGenerateMaxTokens,
+// WithGenerateTemperature. The generator still asks through the
+// pipeline's provider, so its calls stay metered, limited, timed out
+// and watched by the circuit breaker.
+func WithGeneratorOptions(opts ...ModelGeneratorOption) Option {
+	return func(r *Runner) { r.generatorOpts = append(r.generatorOpts, opts...) }
+}
+
+// WithAdvocateOptions adds options to the model advocates of
+// [WithModelAdvocates] — e.g. debate.WithAdvocateMaxTokens,
+// debate.WithAdvocateTemperature, debate.WithAdvocatePrompts — which the
+// pipeline still builds on its own provider (metered, limited, timed
+// out, behind the circuit breaker). A host that builds advocates itself
+// with [WithAdvocates] gives up those.
+func WithAdvocateOptions(opts ...debate.ModelAdvocateOption) Option {
+	return func(r *Runner) { r.advocateOpts = append(r.advocateOpts, opts...) }
+}
+
+// WithJudgeOptions adds options to the model judge of [WithModelJudge] —
+// e.g. scoring.WithJudgeMaxTokens, scoring.WithJudgeTemperature — built,
+// like the others, on the pipeline's provider and behind its fallback to
+// the rule judge.
+func WithJudgeOptions(opts ...scoring.ModelJudgeOption) Option {
+	return func(r *Runner) { r.judgeOpts = append(r.judgeOpts, opts...) }
+}
+
+// WithDetectorOptions adds options to the model contradiction detector of
+// [WithModelDetector], built on the pipeline's provider.
+func WithDetectorOptions(opts ...diff.ModelDetectorOption) Option {
+	return func(r *Runner) { r.detectorOpts = append(r.detectorOpts, opts...) }
 }
 
 // WithDetectors replaces the contradiction detectors of step 1. Default
@@ -164,10 +205,48 @@ func WithLogger(l *slog.Logger) Option {
 // Default 4.
 func WithConcurrency(n int) Option { return func(r *Runner) { r.concurrency = max(n, 1) } }
 
-// WithCallTimeout bounds each model call. Default 30 s, the seed's
-// reasoning timeout; a call that times out counts towards the reasoning
-// circuit breaker. Zero or less disables the limit.
-func WithCallTimeout(d time.Duration) Option { return func(r *Runner) { r.callTimeout = d } }
+// WithCallTimeout bounds every model call at d, whatever its reply's
+// length. Zero or less disables the limit. Default: sized per call by
+// [CallTimeout] from the request's output limit. A call that times out
+// is retried once like any retryable failure and counts towards the
+// reasoning circuit breaker; the whole run's budget is the host's
+// context.
+func WithCallTimeout(d time.Duration) Option {
+	return func(r *Runner) { r.callTimeout, r.fixedTimeout = d, true }
+}
+
+// Figures behind [CallTimeout].
+const (
+	// SlowTokensPerSecond is the output speed the default timeouts allow
+	// for: a slow model under load. Fast ones write 60–150 tokens/s.
+	SlowTokensPerSecond = 30
+	// FirstTokenAllowance is the time a model may take to read a long
+	// prompt (the variants, the analysis) before it writes anything.
+	FirstTokenAllowance = 60 * time.Second
+	// unlimitedReplyTimeout is the limit of a call that sets no output
+	// limit of its own.
+	unlimitedReplyTimeout = 10 * time.Minute
+)
+
+// CallTimeout is the default limit of a model call whose reply may run to
+// maxTokens: [FirstTokenAllowance], plus the whole reply written at
+// [SlowTokensPerSecond], plus a fifth for margin — e.g. 224 s for the
+// judge's 4,096 tokens, 388 s for a draft's 8,192. A call without an
+// output limit gets 10 minutes. A retry whose limit was doubled after a
+// truncated reply gets the time the larger reply needs.
+//
+// The seed's 30 s belongs to the circuit breaker of an auxiliary
+// reasoning service the seed's steps 2–4 consult; it was never meant for
+// a model writing thousands of tokens, which takes minutes at a slow
+// model's speed. Crucible calls no such service: its reasoning breaker
+// counts failed model calls, each under this limit.
+func CallTimeout(maxTokens int) time.Duration {
+	if maxTokens <= 0 {
+		return unlimitedReplyTimeout
+	}
+	write := time.Duration(maxTokens) * time.Second / SlowTokensPerSecond
+	return FirstTokenAllowance + write + write/5
+}
 
 // New returns a pipeline. See [Runner] for the defaults.
 func New(opts ...Option) *Runner {
@@ -177,7 +256,6 @@ func New(opts ...Option) *Runner {
 		clock:        time.Now,
 		logger:       slog.New(slog.NewTextHandler(io.Discard, nil)),
 		concurrency:  4,
-		callTimeout:  30 * time.Second,
 	}
 	for _, o := range opts {
 		if o != nil {
@@ -187,6 +265,14 @@ func New(opts ...Option) *Runner {
 	r.memoryBreaker = &breaker{name: "memory hook", threshold: 4, timeout: 45 * time.Second}
 	r.domainBreaker = &breaker{name: "domain validator", threshold: 5, timeout: 60 * time.Second}
 	return r
+}
+
+// timeouts is the per-call time limit middleware.
+func (r *Runner) timeouts() provider.Middleware {
+	if r.fixedTimeout {
+		return provider.Timeout(r.callTimeout)
+	}
+	return provider.TimeoutFor(func(req provider.Request) time.Duration { return CallTimeout(req.MaxTokens) })
 }
 
 // ErrNoRegistry reports a model-backed collaborator configured without

@@ -129,7 +129,7 @@ func (x *run) advocates() ([]debate.Advocate, error) {
 		case x.r.advocates != nil:
 			out[i] = x.r.advocates(spec)
 		case x.r.modelAdvocates:
-			a, err := debate.NewModelAdvocate(x.prov, spec)
+			a, err := debate.NewModelAdvocate(x.prov, spec, x.r.advocateOpts...)
 			if err != nil {
 				return nil, err
 			}

@@ -30,7 +30,7 @@ func (x *run) stepDiff(ctx context.Context) error {
 	detectors := x.r.detectors
 	var agent *modelDetector
 	if x.r.detectorModel != "" {
-		md, err := diff.NewModelDetector(x.prov, x.r.detectorModel)
+		md, err := diff.NewModelDetector(x.prov, x.r.detectorModel, x.r.detectorOpts...)
 		if err != nil {
 			return err
 		}

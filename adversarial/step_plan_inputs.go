@@ -84,7 +84,16 @@ func (x *run) planConflicts(a *diff.Analysis, d *debate.Result, base int) (confl
 		}
 		out = append(out, k)
 	}
-	for _, p := range a.ByCategory(diff.CategoryContradiction) {
+	// A value a later revision changed is a conflict the merge resolves as
+	// well (the later revision wins unless the debate decided otherwise);
+	// step 1 reports it as a change, not a contradiction.
+	points := a.ByCategory(diff.CategoryContradiction)
+	for _, p := range a.ByCategory(diff.CategoryContent) {
+		if p.Kind == diff.RevisionChange {
+			points = append(points, p)
+		}
+	}
+	for _, p := range points {
 		if p.Scope == diff.IntraVariant {
 			continue
 		}

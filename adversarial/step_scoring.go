@@ -101,7 +101,8 @@ func (x *run) scorer() (scoring.Scorer, error) {
 	}
 	opts := []scoring.Option{scoring.WithConcurrency(x.r.concurrency), scoring.WithLogger(x.r.logger)}
 	if x.r.judgeModel != "" {
-		j, err := scoring.NewModelJudge(x.prov, x.r.judgeModel)
+		j, err := scoring.NewModelJudge(x.prov, x.r.judgeModel,
+			append([]scoring.ModelJudgeOption{scoring.WithJudgeConcurrency(x.r.concurrency)}, x.r.judgeOpts...)...)
 		if err != nil {
 			return nil, err
 		}

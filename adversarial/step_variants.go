@@ -66,10 +66,10 @@ func (r *Runner) prepare(ctx context.Context, in Input) (*run, error) {
 	x.res.MergedOutputPath = path.Join(x.outDir, x.mergedName)
 
 	if r.registry != nil {
-		x.meter = provider.NewMeter()
+		x.ledger = newLedger()
 		x.reasoning = newReasoning(x.depth)
 		x.prov = provider.Chain(r.registry,
-			x.meter.Wrap, x.observe, x.reasoning.wrap, provider.Limit(r.concurrency), provider.Timeout(r.callTimeout))
+			x.observe, x.reasoning.wrap, provider.Limit(r.concurrency), x.ledger.wrap, r.timeouts())
 	}
 
 	switch mode {
@@ -209,7 +209,7 @@ func (x *run) generate(ctx context.Context) error {
 	gen := x.r.generator
 	if gen == nil {
 		if x.prov != nil {
-			mg, err := NewModelGenerator(x.prov)
+			mg, err := NewModelGenerator(x.prov, x.r.generatorOpts...)
 			if err != nil {
 				return err
 			}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/crucible-go/crucible/diff"
 	"github.com/crucible-go/crucible/internal/refs"
@@ -22,6 +23,9 @@ type run struct {
 	// fallbacks are the changes the merge executor failed on, handled by
 	// the section merger or skipped.
 	fallbacks []ExecutorFallback
+
+	planOnce sync.Once
+	planText string
 }
 
 // execute applies the plan in order and assembles the result. It is the
@@ -105,6 +109,27 @@ func newResult(c Change) ChangeResult {
 
 // apply applies one change. A change that cannot be applied comes back
 // Failed with a nil error; an error is an executor failure.
+// plan renders the refactoring plan once per merge, for the model's
+// shared context.
+func (r *run) plan() string {
+	r.planOnce.Do(func() { r.planText = r.in.Plan.Markdown() })
+	return r.planText
+}
+
+// modelCalls counts the changes of the plan the model is asked to make.
+func (r *run) modelCalls() int {
+	if r.model == nil {
+		return 0
+	}
+	n := 0
+	for _, c := range r.in.Plan.Changes {
+		if c.Approach == Restructure || r.cfg.all {
+			n++
+		}
+	}
+	return n
+}
+
 func (r *run) apply(ctx context.Context, c Change) (ChangeResult, error) {
 	res := newResult(c)
 	fail := func(kind error, format string, args ...any) (ChangeResult, error) {

@@ -50,6 +50,14 @@ type PromptData struct {
 	// they quote variant headings and statements, so a template shows
 	// them only this way.
 	Details string
+	// Document is the base document as it was before the merge and Plan
+	// the refactoring plan (refactor-plan.md) — what the seed hands the
+	// merge executor — each inside its delimiters (both quote variant
+	// text). They are the same for every change, so the optional
+	// "context" template that shows them is sent first, as a prefix the
+	// vendors can cache.
+	Document string
+	Plan     string
 }
 
 // RetryData is what the "retry" template receives.
@@ -176,12 +184,34 @@ func (m *ModelMerger) apply(ctx context.Context, r *run, c Change, target *node,
 	if err != nil {
 		return res, err
 	}
+	msgs := []provider.Message{{Role: provider.RoleUser, Content: body}}
+	if m.tmpl.Lookup("context") != nil {
+		data.Document = untrusted("BASE DOCUMENT", r.in.Base.Source)
+		data.Plan = untrusted("PLAN", r.plan())
+		shared, err := m.exec("context", data)
+		if err != nil {
+			return res, err
+		}
+		// The base document is the same for every change the model
+		// makes: first, and marked when more than one call shares it and
+		// it is long enough for a vendor to cache.
+		first := provider.Message{Role: provider.RoleUser, Content: shared}
+		first.Cache = r.modelCalls() > 1 && provider.Cacheable(system, first)
+		msgs = []provider.Message{first, msgs[0]}
+	}
+	limit, temp := m.cfg.maxToks, provider.Temperature(0)
+	if !m.cfg.fixedMax {
+		limit = ChangeMaxTokens(len(targetText) + len(data.Source))
+	}
+	if m.cfg.temperature != nil {
+		temp = m.cfg.temperature
+	}
 	req := provider.Request{
 		Model:       m.cfg.model,
 		System:      system,
-		Messages:    []provider.Message{{Role: provider.RoleUser, Content: body}},
-		MaxTokens:   m.cfg.maxToks,
-		Temperature: provider.Temperature(0),
+		Messages:    msgs,
+		MaxTokens:   limit,
+		Temperature: temp,
 		Tags: map[string]string{provider.TagStep: "merge", provider.TagRole: "merge-executor",
 			provider.TagVariant: c.Source.Variant.Label},
 	}
@@ -282,34 +312,17 @@ func untrusted(name, text string) string {
 }
 
 var (
-	openFenceRE = regexp.MustCompile("^(`{3,}|~{3,})[ \t]*(?:markdown|md)?[ \t]*$")
-	blankRunRE  = regexp.MustCompile(`\n{3,}`)
-	tagOnlyRE   = regexp.MustCompile(`(?m)^<!-- Source: .* -->\n?`)
+	blankRunRE = regexp.MustCompile(`\n{3,}`)
+	tagOnlyRE  = regexp.MustCompile(`(?m)^<!-- Source: .* -->\n?`)
 )
 
-// extractMarkdown returns the content of the reply's fenced markdown
-// block (up to the last matching closing fence, so inner fences survive),
-// or the whole reply when it is bare Markdown starting with a heading.
+// extractMarkdown returns the Markdown of the reply — the body of its
+// markdown fence, or a bare section from its first heading — read by
+// llmjson.Markdown with goldmark, so a code block inside the section is
+// content, never the reply's fence; "" when the reply holds none.
 func extractMarkdown(reply string) string {
-	lines := strings.Split(strings.ReplaceAll(reply, "\r\n", "\n"), "\n")
-	for i, l := range lines {
-		m := openFenceRE.FindStringSubmatch(strings.TrimRight(l, " \t"))
-		if m == nil {
-			continue
-		}
-		fence := m[1]
-		for j := len(lines) - 1; j > i; j-- {
-			t := strings.TrimSpace(lines[j])
-			if strings.HasPrefix(t, fence) && strings.Trim(t, fence[:1]) == "" {
-				return strings.Join(lines[i+1:j], "\n") + "\n"
-			}
-		}
-		return ""
-	}
-	if strings.HasPrefix(strings.TrimSpace(reply), "#") {
-		return reply
-	}
-	return ""
+	md, _ := llmjson.Markdown(reply)
+	return md
 }
 
 // checkReply validates a model reply against exp and builds the subtree

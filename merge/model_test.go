@@ -109,10 +109,14 @@ func TestModelMergerRetriesOnce(t *testing.T) {
 	calls := fake.Calls()
 	require.Len(t, calls, 2)
 	second := calls[1].Request
-	require.Len(t, second.Messages, 3)
-	assert.Equal(t, calls[0].Request.Messages[0], second.Messages[0], "the retry repeats the prompt")
-	assert.Equal(t, provider.RoleAssistant, second.Messages[1].Role)
-	assert.Contains(t, second.Messages[2].Content, "Your reply was rejected:\n- \"2.1 Schema\" is tagged Base (original)")
+	require.Len(t, second.Messages, 4)
+	assert.Equal(t, calls[0].Request.Messages, second.Messages[:2], "the retry repeats the prompt")
+	assert.Contains(t, second.Messages[0].Content, "<<<UNTRUSTED BASE DOCUMENT", "the base document comes first")
+	assert.False(t, second.Messages[0].Cache, "one change goes to the model: nothing to share")
+	assert.Equal(t, ChangeMaxTokens(len(calls[0].Request.Messages[1].Content)), calls[0].Request.MaxTokens,
+		"the limit is sized from the change")
+	assert.Equal(t, provider.RoleAssistant, second.Messages[2].Role)
+	assert.Contains(t, second.Messages[3].Content, "Your reply was rejected:\n- \"2.1 Schema\" is tagged Base (original)")
 	assert.Equal(t, "opus", second.Model)
 	assert.Equal(t, 0.0, *second.Temperature)
 	assert.Equal(t, map[string]string{"step": "merge", "role": "merge-executor", "variant": "B", "attempt": "2"}, second.Tags,
@@ -202,7 +206,7 @@ func TestModelMergerAllChanges(t *testing.T) {
 	assert.Equal(t, StatusSuccess, m.Status())
 	assert.Contains(t, m.Log.Executor, "for every change")
 	assert.Contains(t, Strip(m.Output), "Run it.\n\n## 4. Security\n\nEncrypt at rest with per-tenant keys.\n")
-	prompt := fake.Calls()[0].Request.Messages[0].Content
+	prompt := fake.Calls()[0].Request.Messages[1].Content
 	assert.Contains(t, prompt, "Task: write the source section as a new section at H2, to be placed after the target.")
 	assert.Contains(t, prompt, "## 4. Security\n<!-- Source: Variant B (sonnet:security), Section 9 — merged per Change #1 -->", "the source is shown re-levelled and renumbered, with its tag")
 	assert.NotContains(t, prompt, "Base (original, modified) — <reason", "an append may not claim base text")
@@ -223,7 +227,7 @@ func TestModelMergerPromptIsolatesVariantText(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, m.Fallbacks, 1)
 	require.ErrorIs(t, m.Fallbacks[0].Err, ErrInvalidOutput, "a reply that obeys the variant is rejected")
-	prompt := fake.Calls()[0].Request.Messages[0].Content
+	prompt := fake.Calls()[0].Request.Messages[1].Content
 	open := regexp.MustCompile(`<<<UNTRUSTED SOURCE ([0-9a-f]{12})\n`).FindStringSubmatch(prompt)
 	require.NotNil(t, open)
 	require.NotEqual(t, "000000000000", open[1])
@@ -295,7 +299,7 @@ func TestModelRestructureKeepsEarlierChanges(t *testing.T) {
 	assert.Contains(t, m.Log.Changes[1].Validation, `attempt 1 rejected: the heading "2.2 Indexes" is missing; the plan does not remove it`)
 	assert.Equal(t, []string{"# Service [base]", "## 1. Overview [base]", "## 2. Storage [modified]", "### 2.1 Layout [B 9.1 #2]",
 		"### 2.2 Schema [modified]", "### 2.3 Indexes [B 9 #1]", "## 3. Operations [base]"}, headings(m))
-	assert.Contains(t, fake.Calls()[0].Request.Messages[0].Content, "<!-- Source: Variant B (sonnet:security), Section 9 — merged per Change #1 -->\n",
+	assert.Contains(t, fake.Calls()[0].Request.Messages[1].Content, "<!-- Source: Variant B (sonnet:security), Section 9 — merged per Change #1 -->\n",
 		"the earlier change's tag is on offer")
 }
 
@@ -311,8 +315,55 @@ func TestModelMergerPromptFencesChangeDetails(t *testing.T) {
 	c.Rationale.Evidence = planted + " (rationale)"
 	_, err := modelMerge(t, fake, c)
 	require.NoError(t, err)
-	prompt := fake.Calls()[0].Request.Messages[0].Content
+	prompt := fake.Calls()[0].Request.Messages[1].Content
 	require.Contains(t, prompt, planted+" (title)")
 	outside := regexp.MustCompile(`(?s)<<<UNTRUSTED ([A-Z]+) ([0-9a-f]+)\n.*?\nUNTRUSTED ([A-Z]+) ([0-9a-f]+)>>>`).ReplaceAllString(prompt, "")
 	assert.NotContains(t, outside, planted, "change details appear only inside their block")
+}
+
+// TestModelMergerReadsCodeBlocks: a section holding a code block comes
+// back whole whether the reply is bare Markdown or wrapped in a fence of
+// the same length as the inner one — the inner fences are content, never
+// the reply's own (issue: an inner closing fence was read as an opening
+// one and failed the merge). A reply cut at its output limit is never
+// accepted, however well it parses.
+func TestModelMergerReadsCodeBlocks(t *testing.T) {
+	const code = "```sql\nCREATE INDEX idx ON sessions (tenant);\n```\n"
+	source := "## Storage\n\n### Indexes\n\nIdx.\n\n" + code
+	section := "## 2. Storage\n<!-- Source: Base (original, modified) — indexes added -->\n\n" +
+		"### 2.1 Schema\n<!-- Source: Base (original) -->\n\nTables.\n\n" +
+		"### 2.2 Indexes\n<!-- Source: Variant B (sonnet:security), Section 9.1 — merged per Change #1 -->\n\nIdx.\n\n" + code
+	for name, reply := range map[string]string{
+		"bare":                    section,
+		"prose then bare":         "Here is the restructured section.\n\n" + section,
+		"wrapped, same fence len": "```markdown\n" + section + "```\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			fake := providertest.NewFake()
+			fake.On(providertest.Tag(provider.TagRole, "merge-executor")).Reply(reply)
+			m, err := modelMerge(t, fake, change(1, Restructure, SectionRef{Number: "2"}, source))
+			require.NoError(t, err)
+			require.Len(t, m.Log.Changes, 1)
+			assert.Equal(t, 1, m.Log.Changes[0].Attempts, "%s", m.Log.Changes[0].Validation)
+			assert.Contains(t, m.Output, "### 2.2 Indexes")
+			assert.Contains(t, m.Output, "CREATE INDEX idx ON sessions (tenant);\n```")
+		})
+	}
+	t.Run("truncated", func(t *testing.T) {
+		fake := providertest.NewFake()
+		fake.On(providertest.Tag(provider.TagRole, "merge-executor")).ReplyFunc(
+			func(_ context.Context, req provider.Request) (provider.Response, error) {
+				resp := providertest.TextResponse(req, section)
+				resp.FinishReason = provider.FinishLength
+				return resp, nil
+			})
+		m, err := modelMerge(t, fake, change(1, Restructure, SectionRef{Number: "2"}, source))
+		require.NoError(t, err, "a lost change degrades; the merge goes on")
+		require.Len(t, m.Fallbacks, 1, "the truncated section is not taken")
+		assert.Contains(t, m.Fallbacks[0].Cause, "truncated at")
+		assert.NotContains(t, m.Output, "### 2.2 Indexes")
+		assert.Equal(t, 2, fake.CallCount(), "retried once, with a larger limit")
+		calls := fake.Calls()
+		assert.Equal(t, 2*calls[0].Request.MaxTokens, calls[1].Request.MaxTokens)
+	})
 }

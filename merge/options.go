@@ -21,6 +21,10 @@ type config struct {
 	tmpl    *template.Template
 	all     bool
 	maxToks int
+	// fixedMax says maxToks was set by the host; else it is sized per
+	// change.
+	fixedMax    bool
+	temperature *float64
 }
 
 func newConfig(opts []Option) *config {
@@ -92,8 +96,23 @@ func WithAllChanges() Option {
 	return func(c *config) { c.all = true }
 }
 
-// WithMaxTokens caps the length of each model reply. Default 0: the
-// provider decides. For the model merger.
+// WithMaxTokens caps the length of each model reply at n tokens,
+// whatever the change. Default: sized from the change
+// ([ChangeMaxTokens]). For the model merger.
 func WithMaxTokens(n int) Option {
-	return func(c *config) { c.maxToks = max(n, 0) }
+	return func(c *config) { c.maxToks, c.fixedMax = max(n, 0), true }
 }
+
+// WithTemperature sets the sampling temperature of the model merger's
+// calls. Default 0: the executor moves and joins text it is given, where
+// sampling only adds variation nobody asked for. For the model merger.
+func WithTemperature(t float64) Option {
+	return func(c *config) { c.temperature = &t }
+}
+
+// ChangeMaxTokens is the model merger's default output limit for a change
+// whose target and source sections come to text bytes: the reply is the
+// rewritten section — at most about the two together, at four bytes a
+// token — with its tags, plus 1,024 tokens of slack; at least 2,048 and at
+// most 16,384.
+func ChangeMaxTokens(text int) int { return min(max((text+3)/4+1024, 2048), 16384) }

@@ -128,11 +128,23 @@ func Limit(n int) Middleware {
 // retryable; the caller's own cancellation is passed through unchanged.
 // d <= 0 disables the limit.
 func Timeout(d time.Duration) Middleware {
+	if d <= 0 {
+		return func(next Provider) Provider { return next }
+	}
+	return TimeoutFor(func(Request) time.Duration { return d })
+}
+
+// TimeoutFor is [Timeout] with the limit worked out per request — from
+// its output limit, say, so that a long reply gets the time it needs and
+// a short one does not wait as long to be declared lost. A limit <= 0
+// leaves that call unlimited.
+func TimeoutFor(limit func(Request) time.Duration) Middleware {
 	return func(next Provider) Provider {
-		if d <= 0 {
-			return next
-		}
 		return Func(func(ctx context.Context, req Request) (Response, error) {
+			d := limit(req)
+			if d <= 0 {
+				return next.Complete(ctx, req)
+			}
 			cctx, cancel := context.WithTimeout(ctx, d)
 			defer cancel()
 			resp, err := next.Complete(cctx, req)

@@ -176,6 +176,27 @@ func TestTimeout(t *testing.T) {
 	})
 }
 
+func TestTimeoutFor(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		slow := provider.Chain(providertest.Echo(), providertest.Latency(time.Minute))
+		// The limit grows with the request's output limit: a call that may
+		// write more gets longer.
+		p := provider.Chain(slow, provider.TimeoutFor(func(r provider.Request) time.Duration {
+			return time.Duration(r.MaxTokens) * time.Second / 30
+		}))
+		short := userReq("m", "x")
+		short.MaxTokens = 300 // 10 s
+		_, err := p.Complete(context.Background(), short)
+		require.ErrorIs(t, err, provider.ErrTimeout)
+		long := userReq("m", "x")
+		long.MaxTokens = 3000 // 100 s
+		_, err = p.Complete(context.Background(), long)
+		require.NoError(t, err)
+		_, err = p.Complete(context.Background(), userReq("m", "x"))
+		require.NoError(t, err, "no limit when the function gives none")
+	})
+}
+
 func TestKey(t *testing.T) {
 	a := userReq("m", "x")
 	a.Tags = map[string]string{"step": "debate", "round": "1", "variant": "A"}

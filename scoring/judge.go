@@ -2,7 +2,9 @@ package scoring
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/crucible-go/crucible/diff"
@@ -202,16 +204,40 @@ type FallbackJudge struct {
 
 var _ Judge = FallbackJudge{}
 
-// Evaluate implements [Judge].
+// Evaluate implements [Judge]. When Primary fails only for some
+// variants of a pass (a [*PartialError]), Fallback answers those variants
+// alone and the others keep Primary's verdicts.
 func (f FallbackJudge) Evaluate(ctx context.Context, req RubricRequest) (RubricVerdicts, error) {
 	v, err := f.Primary.Evaluate(ctx, req)
 	if err == nil || ctx.Err() != nil || f.Fallback == nil {
 		return v, err
 	}
-	if f.OnFallback != nil {
-		f.OnFallback(req, err)
+	var partial *PartialError
+	if !errors.As(err, &partial) || req.Pass == Reevaluation {
+		if f.OnFallback != nil {
+			f.OnFallback(req, err)
+		}
+		return f.Fallback.Evaluate(ctx, req)
 	}
-	return f.Fallback.Evaluate(ctx, req)
+	out := RubricVerdicts{Verdicts: slices.Clone(partial.Verdicts.Verdicts)}
+	for i, label := range partial.Failed {
+		one := req
+		one.Variants = nil
+		for _, x := range req.Variants {
+			if x.Label == label {
+				one.Variants = []Variant{x}
+			}
+		}
+		if f.OnFallback != nil {
+			f.OnFallback(one, partial.Errs[i])
+		}
+		got, err := f.Fallback.Evaluate(ctx, one)
+		if err != nil {
+			return RubricVerdicts{}, err
+		}
+		out.Verdicts = append(out.Verdicts, got.Verdicts...)
+	}
+	return out, nil
 }
 
 // PassName names a request's pass as the artifacts do: "pass 1",

@@ -5,9 +5,12 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"text/template"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/crucible-go/crucible/diff"
 	"github.com/crucible-go/crucible/internal/prompt"
@@ -27,8 +30,27 @@ const TagPass = "pass"
 // order of the pass, and — for a re-evaluation — the seed's comparison
 // prompt citing both passes. Variants, the source and quoted evidence
 // travel inside fenced blocks, so text in a variant cannot instruct the
-// model. The rubric, the requirements and the source go first, marked for
-// prompt caching: both passes and every re-evaluation share them.
+// model.
+//
+// A pass is split into one call per variant, so that no reply has to
+// hold more than one variant's 25 verdicts (about 2–3k tokens, where one
+// reply for every variant ran past 10k with five of them): every call
+// shows all the variants in the pass's order — input order on pass 1,
+// reversed on pass 2 — and asks about one of them, with the criteria
+// listed in rubric order on pass 1 and reversed on pass 2. So between the
+// two passes each variant is judged from the opposite position among the
+// others and with the criteria in the opposite order, and the passes'
+// agreement still measures how much the verdicts depend on order. The
+// calls of a pass run in parallel ([WithJudgeConcurrency]); a call that
+// fails leaves the others' verdicts, returned with a [*PartialError]
+// naming the variants it could not judge, so a [FallbackJudge] answers
+// only those. A re-evaluation is one call for one variant.
+//
+// The prompt is laid out for prompt caching: the system prompt and the
+// rubric, requirements and source first (shared by both passes and every
+// re-evaluation), then the variants in the pass's order (shared by the
+// calls of the pass), each marked when a vendor would cache it, and the
+// per-call instruction last.
 //
 // The reply must be a JSON block with one verdict per pair asked about; a
 // reply that misses a pair, repeats one, names an unknown criterion or
@@ -44,16 +66,32 @@ type ModelJudge struct {
 	tmpl        *template.Template
 	maxTokens   int
 	temperature *float64
+	limit       int
 }
 
 var _ Judge = (*ModelJudge)(nil)
+
+// Defaults of a [ModelJudge]'s requests.
+const (
+	// DefaultJudgeMaxTokens bounds a reply: one variant's 25 verdicts,
+	// each a claim, a quote or two with their section and a note, come
+	// to about 80–110 tokens apiece, 2–2.8k in all; a re-evaluation asks
+	// about fewer. 4,096 leaves room for long quotes.
+	DefaultJudgeMaxTokens = 4096
+	// DefaultJudgeTemperature is greedy decoding: a verdict should depend
+	// on the variant, not on sampling, and at zero the two passes'
+	// disagreements measure position bias rather than noise.
+	DefaultJudgeTemperature = 0.0
+)
 
 // ModelJudgeOption configures a [ModelJudge].
 type ModelJudgeOption func(*ModelJudge) error
 
 // WithJudgeTemplate replaces the prompt. The text must define the
 // templates "system", "context", "variants", "evaluate" and "reevaluate";
-// see prompts/judge.tmpl for the data they receive.
+// see prompts/judge.tmpl for the data they receive ("evaluate" names the
+// one variant a call judges in .Target and the criteria in the pass's
+// order in .Order).
 func WithJudgeTemplate(text string) ModelJudgeOption {
 	return func(m *ModelJudge) error {
 		t, err := prompt.Parse("judge", text)
@@ -65,8 +103,8 @@ func WithJudgeTemplate(text string) ModelJudgeOption {
 	}
 }
 
-// WithJudgeMaxTokens caps each reply; the default (0) leaves it to the
-// provider.
+// WithJudgeMaxTokens caps each reply. The default is
+// [DefaultJudgeMaxTokens]; 0 leaves it to the provider.
 func WithJudgeMaxTokens(n int) ModelJudgeOption {
 	return func(m *ModelJudge) error {
 		if n < 0 {
@@ -77,11 +115,21 @@ func WithJudgeMaxTokens(n int) ModelJudgeOption {
 	}
 }
 
-// WithJudgeTemperature sets the sampling temperature; the default leaves
-// it to the provider.
+// WithJudgeTemperature sets the sampling temperature. The default is
+// [DefaultJudgeTemperature].
 func WithJudgeTemperature(t float64) ModelJudgeOption {
 	return func(m *ModelJudge) error {
 		m.temperature = provider.Temperature(t)
+		return nil
+	}
+}
+
+// WithJudgeConcurrency bounds the calls of one pass running at once.
+// Default 4; the provider's own limit (the pipeline's concurrency) bounds
+// them too.
+func WithJudgeConcurrency(n int) ModelJudgeOption {
+	return func(m *ModelJudge) error {
+		m.limit = max(n, 1)
 		return nil
 	}
 }
@@ -91,7 +139,8 @@ func NewModelJudge(p provider.Provider, model string, opts ...ModelJudgeOption) 
 	if p == nil {
 		return nil, errors.New("scoring: NewModelJudge: nil provider")
 	}
-	m := &ModelJudge{p: p, model: model}
+	m := &ModelJudge{p: p, model: model, maxTokens: DefaultJudgeMaxTokens,
+		temperature: provider.Temperature(DefaultJudgeTemperature), limit: 4}
 	for _, o := range append([]ModelJudgeOption{WithJudgeTemplate(judgeTemplate)}, opts...) {
 		if err := o(m); err != nil {
 			return nil, err
@@ -105,6 +154,26 @@ func NewModelJudge(p provider.Provider, model string, opts ...ModelJudgeOption) 
 	return m, nil
 }
 
+// PartialError is a pass on which some calls failed: Verdicts holds the
+// answers of the calls that succeeded, Failed the variants the others
+// were about, with their errors. It unwraps to those errors.
+type PartialError struct {
+	Verdicts RubricVerdicts
+	Failed   []string // variant labels, in the order of the pass
+	Errs     []error  // one per failed variant
+}
+
+func (e *PartialError) Error() string {
+	parts := make([]string, len(e.Errs))
+	for i, err := range e.Errs {
+		parts[i] = err.Error()
+	}
+	return strings.Join(parts, "; ")
+}
+
+// Unwrap returns the errors of the failed calls.
+func (e *PartialError) Unwrap() []error { return e.Errs }
+
 // promptData is what the templates see.
 type promptData struct {
 	Criteria     []Criterion
@@ -114,6 +183,10 @@ type promptData struct {
 	Focus        []string
 	Variants     []Variant
 	Disputes     string // the disputes, in the seed's comparison format
+	// Target is the variant a pass call judges; Order the criteria in the
+	// order it is to answer them (reversed on pass 2).
+	Target string
+	Order  []Criterion
 }
 
 // modelVerdict is one verdict as the model writes it.
@@ -130,23 +203,71 @@ type modelReply struct {
 	Verdicts []modelVerdict `json:"verdicts"`
 }
 
+// replySchema is the reply's schema, from its type.
+var replySchema = llmjson.Schema("rubric_verdicts", modelReply{})
+
 // Evaluate implements [Judge].
 func (m *ModelJudge) Evaluate(ctx context.Context, req RubricRequest) (RubricVerdicts, error) {
-	data := promptData{Criteria: req.Criteria, Reference: req.Reference, Source: req.Source, Focus: req.Focus,
-		Variants: req.Variants, Requirements: requirementLines(req.Reference), Disputes: disputeText(req)}
 	for _, v := range req.Variants {
 		if v.Doc == nil {
 			return RubricVerdicts{}, fmt.Errorf("scoring: Variant %s: %w", v.Label, ErrNoDocument)
 		}
 	}
-	parts := map[string]string{}
-	instruction := "evaluate"
+	data := promptData{Criteria: req.Criteria, Reference: req.Reference, Source: req.Source, Focus: req.Focus,
+		Variants: req.Variants, Requirements: requirementLines(req.Reference), Disputes: disputeText(req)}
 	if req.Pass == Reevaluation {
-		instruction = "reevaluate"
 		if len(req.Disputes) == 0 || len(req.Variants) != 1 {
 			return RubricVerdicts{}, errors.New("scoring: a re-evaluation needs one variant and its disputes")
 		}
+		return m.call(ctx, req, data, "reevaluate", orderedPairs(req))
 	}
+	data.Order = slices.Clone(req.Criteria)
+	if req.Pass == Pass2 {
+		slices.Reverse(data.Order)
+	}
+	got := make([]RubricVerdicts, len(req.Variants))
+	errs := make([]error, len(req.Variants))
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(m.limit)
+	for i, v := range req.Variants {
+		d := data
+		d.Target = v.Label
+		want := make([]pairKey, len(d.Order))
+		for j, c := range d.Order {
+			want[j] = pairKey{v.Label, c.ID}
+		}
+		g.Go(func() error {
+			// One variant's failure is not the pass's: the others go on,
+			// and the caller decides what answers the failed one.
+			got[i], errs[i] = m.call(gctx, req, d, "evaluate", want)
+			return nil
+		})
+	}
+	_ = g.Wait()
+	if err := ctx.Err(); err != nil {
+		return RubricVerdicts{}, fmt.Errorf("scoring: model judge: %w", err)
+	}
+	var out RubricVerdicts
+	var partial PartialError
+	for i, v := range req.Variants {
+		if errs[i] != nil {
+			partial.Failed = append(partial.Failed, v.Label)
+			partial.Errs = append(partial.Errs, errs[i])
+			continue
+		}
+		out.Verdicts = append(out.Verdicts, got[i].Verdicts...)
+	}
+	if len(partial.Failed) > 0 {
+		partial.Verdicts = out
+		return RubricVerdicts{}, &partial
+	}
+	return out, nil
+}
+
+// call asks one question: the verdicts on the pairs want, with the
+// instruction template named.
+func (m *ModelJudge) call(ctx context.Context, req RubricRequest, data promptData, instruction string, want []pairKey) (RubricVerdicts, error) {
+	parts := map[string]string{}
 	for _, name := range []string{"system", "context", "variants", instruction} {
 		var b strings.Builder
 		if err := m.tmpl.ExecuteTemplate(&b, name, data); err != nil {
@@ -158,18 +279,29 @@ func (m *ModelJudge) Evaluate(ctx context.Context, req RubricRequest) (RubricVer
 	if req.Pass == Reevaluation {
 		pass = "reevaluation"
 	}
+	shared := provider.Message{Role: provider.RoleUser, Content: parts["context"]}
+	variants := provider.Message{Role: provider.RoleUser, Content: parts["variants"]}
+	// The rubric and source are shared by every call of the step, the
+	// variants by the calls of a pass: each is a prefix worth marking
+	// when a vendor would cache it. A re-evaluation shows one variant
+	// that no other call shares.
+	shared.Cache = provider.Cacheable(parts["system"], shared)
+	variants.Cache = req.Pass != Reevaluation && provider.Cacheable(parts["system"], shared, variants)
 	preq := provider.Request{Model: m.model, System: parts["system"], MaxTokens: m.maxTokens, Temperature: m.temperature,
-		Messages: []provider.Message{
-			{Role: provider.RoleUser, Content: parts["context"], Cache: true},
-			{Role: provider.RoleUser, Content: parts["variants"]},
-			{Role: provider.RoleUser, Content: parts[instruction]},
-		},
-		Tags: map[string]string{provider.TagStep: "scoring", provider.TagRole: "judge", TagPass: pass}}
-	if len(req.Variants) == 1 {
+		Messages: []provider.Message{shared, variants, {Role: provider.RoleUser, Content: parts[instruction]}},
+		Schema:   replySchema,
+		Tags:     map[string]string{provider.TagStep: "scoring", provider.TagRole: "judge", TagPass: pass}}
+	switch {
+	case data.Target != "":
+		preq.Tags[provider.TagVariant] = data.Target
+	case len(req.Variants) == 1:
 		preq.Tags[provider.TagVariant] = req.Variants[0].Label
 	}
 
-	want := wantedPairs(req)
+	wanted := make(map[pairKey]bool, len(want))
+	for _, k := range want {
+		wanted[k] = true
+	}
 	known := map[string]bool{}
 	for _, c := range req.Criteria {
 		known[c.ID] = true
@@ -182,7 +314,7 @@ func (m *ModelJudge) Evaluate(ctx context.Context, req RubricRequest) (RubricVer
 			switch {
 			case !known[v.Criterion]:
 				return fmt.Errorf("verdict %d names criterion %q, which is not in the rubric", i+1, v.Criterion)
-			case !want[k]:
+			case !wanted[k]:
 				return fmt.Errorf("verdict %d is for %s of Variant %s, which was not asked for", i+1, v.Criterion, v.Variant)
 			case seen[k]:
 				return fmt.Errorf("verdict %d repeats %s for Variant %s", i+1, v.Criterion, v.Variant)
@@ -194,16 +326,20 @@ func (m *ModelJudge) Evaluate(ctx context.Context, req RubricRequest) (RubricVer
 			seen[k] = true
 		}
 		if len(seen) < len(want) {
-			for _, k := range orderedPairs(req) {
+			for _, k := range want {
 				if !seen[k] {
-					return fmt.Errorf("no verdict for %s of Variant %s; give one verdict per variant and criterion", k.criterion, k.variant)
+					return fmt.Errorf("no verdict for %s of Variant %s; give one verdict per criterion asked about", k.criterion, k.variant)
 				}
 			}
 		}
 		return nil
 	}
 	if _, err := llmjson.Ask(ctx, m.p, preq, &reply, validate); err != nil {
-		return RubricVerdicts{}, fmt.Errorf("scoring: model judge: %w", err)
+		what := "Variant " + data.Target
+		if data.Target == "" {
+			what = "the re-evaluation"
+		}
+		return RubricVerdicts{}, fmt.Errorf("scoring: model judge, %s: %w", what, err)
 	}
 	var out RubricVerdicts
 	for _, v := range reply.Verdicts {
@@ -235,14 +371,6 @@ func orderedPairs(req RubricRequest) []pairKey {
 		for _, c := range req.Criteria {
 			out = append(out, pairKey{v.Label, c.ID})
 		}
-	}
-	return out
-}
-
-func wantedPairs(req RubricRequest) map[pairKey]bool {
-	out := map[pairKey]bool{}
-	for _, k := range orderedPairs(req) {
-		out[k] = true
 	}
 	return out
 }

@@ -3,7 +3,9 @@ package scoring
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -26,8 +28,9 @@ func jsonReply(t *testing.T, vs []modelVerdict) string {
 var quoteOf = map[string]string{"A": "Sessions live in Memcached.", "B": "Sessions live in Redis.", "C": "Sessions live in PostgreSQL."}
 
 // biasedModel answers like a model with position bias: on a pass, every
-// criterion is met in the variant shown first in the prompt; on a
-// re-evaluation it judges by content (met where sessions live in Redis).
+// criterion is met when the variant the call is about is the one shown
+// first in the prompt; on a re-evaluation it judges by content (met where
+// sessions live in Redis).
 func biasedModel(t *testing.T) providertest.Responder {
 	return func(_ context.Context, req provider.Request) (provider.Response, error) {
 		crits := StandardRubric().Criteria()
@@ -35,6 +38,9 @@ func biasedModel(t *testing.T) providertest.Responder {
 		if req.Tag(TagPass) == "reevaluation" {
 			label := req.Tag(provider.TagVariant)
 			for _, c := range crits {
+				if !strings.Contains(req.Messages[2].Content, "Criterion "+c.ID+" (") {
+					continue // not disputed
+				}
 				v := modelVerdict{Variant: label, Criterion: c.ID, Verdict: NotMET, Note: "not shown"}
 				if label == "B" {
 					v.Verdict, v.Evidence = MET, []Citation{{Quote: quoteOf[label]}}
@@ -54,7 +60,14 @@ func biasedModel(t *testing.T) providertest.Responder {
 				}
 			}
 		}
+		target := req.Tag(provider.TagVariant)
+		if !strings.Contains(req.Messages[2].Content, "Evaluate Variant "+target+" ") {
+			return provider.Response{}, &provider.Error{Kind: provider.ErrInvalidRequest, Message: "the instruction names another variant"}
+		}
 		for _, l := range labels {
+			if l != target {
+				continue
+			}
 			for _, c := range crits {
 				v := modelVerdict{Variant: l, Criterion: c.ID, Verdict: NotMET, Note: "No evidence found — searched sections 1"}
 				if l == first {
@@ -79,9 +92,9 @@ func TestModelJudgeDualPass(t *testing.T) {
 	assert.Equal(t, 50, card.Bias.Disagreements)
 	assert.Equal(t, 50, card.Bias.Changed, "A loses all its pass-1 METs, B gains all")
 	assert.Equal(t, "B", card.Selection.Base)
-	assert.Equal(t, 4, fake.CallCount(), "two passes, two re-evaluations")
-	assert.Equal(t, 1, fake.CallCount(providertest.Tag(TagPass, "1")))
-	assert.Equal(t, 1, fake.CallCount(providertest.Tag(TagPass, "2")))
+	assert.Equal(t, 6, fake.CallCount(), "two passes of one call per variant, two re-evaluations")
+	assert.Equal(t, 2, fake.CallCount(providertest.Tag(TagPass, "1")))
+	assert.Equal(t, 2, fake.CallCount(providertest.Tag(TagPass, "2")))
 	assert.Equal(t, 2, fake.CallCount(providertest.Tag(TagPass, "reevaluation")))
 
 	for _, call := range fake.Calls() {
@@ -90,14 +103,21 @@ func TestModelJudgeDualPass(t *testing.T) {
 		assert.Equal(t, "scoring", req.Tag(provider.TagStep))
 		assert.Equal(t, "judge", req.Tag(provider.TagRole))
 		require.Len(t, req.Messages, 3)
-		assert.True(t, req.Messages[0].Cache, "the shared context comes first, marked for caching")
+		assert.Equal(t, DefaultJudgeMaxTokens, req.MaxTokens)
+		require.NotNil(t, req.Temperature)
+		assert.Equal(t, DefaultJudgeTemperature, *req.Temperature)
+		require.NotNil(t, req.Schema)
+		assert.Equal(t, "rubric_verdicts", req.Schema.Name)
+		assert.False(t, req.Messages[0].Cache, "these test variants are too short for a vendor to cache")
 		assert.Contains(t, req.System, "Claim–Evidence–Verdict")
 		assert.Contains(t, req.Messages[0].Content, "CMP-1 (Completeness 1): Covers all explicit requirements from source input")
 		assert.Contains(t, req.Messages[0].Content, "Focus areas of this review: security.")
 		switch req.Tag(TagPass) {
 		case "1":
+			assert.Contains(t, req.Messages[2].Content, "in this order: CMP-1, ", "pass 1 asks in rubric order")
 			assert.Less(t, strings.Index(req.Messages[1].Content, "<<<BEGIN VARIANT A"), strings.Index(req.Messages[1].Content, "<<<BEGIN VARIANT B"))
 		case "2":
+			assert.NotContains(t, req.Messages[2].Content, "in this order: CMP-1, ", "pass 2 asks in reverse rubric order")
 			assert.Less(t, strings.Index(req.Messages[1].Content, "<<<BEGIN VARIANT B"), strings.Index(req.Messages[1].Content, "<<<BEGIN VARIANT A"))
 		case "reevaluation":
 			instr := req.Messages[2].Content
@@ -127,7 +147,7 @@ func TestModelJudgeRetriesOnceOnInvalidReply(t *testing.T) {
 	require.NoError(t, err)
 	card, err := New(WithJudge(judge)).Score(context.Background(), Input{Variants: threeVariants(t)[:2]})
 	require.NoError(t, err)
-	assert.Equal(t, 8, fake.CallCount(), "every call retried once")
+	assert.Equal(t, 12, fake.CallCount(), "every call retried once")
 	retry := fake.Calls()[len(fake.Calls())-1].Request
 	assert.Contains(t, retry.Messages[len(retry.Messages)-1].Content, "no verdict for")
 	assert.Equal(t, "B", card.Selection.Base)
@@ -165,7 +185,7 @@ func TestModelJudgeInvalidTwiceFails(t *testing.T) {
 			_, err = New(WithJudge(judge), WithConcurrency(1)).Score(context.Background(), Input{Variants: threeVariants(t)[:2]})
 			require.ErrorIs(t, err, llmjson.ErrInvalidReply)
 			assert.Contains(t, err.Error(), tc.why)
-			assert.Equal(t, 2, fake.CallCount(), "one retry, then the error")
+			assert.Equal(t, 4, fake.CallCount(), "each variant's call of pass 1 retried once, then the error")
 		})
 	}
 }
@@ -224,4 +244,28 @@ func TestModelJudgeProviderError(t *testing.T) {
 	require.NoError(t, err)
 	_, err = New(WithJudge(judge)).Score(context.Background(), Input{Variants: threeVariants(t)[:2]})
 	assert.ErrorIs(t, err, provider.ErrRateLimited)
+}
+
+func TestModelJudgeOneVariantFailsFallsBackForItAlone(t *testing.T) {
+	fake := providertest.NewFake()
+	fake.On(providertest.Tag(TagPass, "2"), providertest.Tag(provider.TagVariant, "B")).
+		Fail(&provider.Error{Kind: provider.ErrAuth, Provider: "fake"})
+	fake.On().ReplyFunc(biasedModel(t))
+	judge, err := NewModelJudge(fake, "m")
+	require.NoError(t, err)
+	var fell []string
+	var mu sync.Mutex
+	fj := FallbackJudge{Primary: judge, Fallback: RuleJudge{}, OnFallback: func(req RubricRequest, err error) {
+		mu.Lock()
+		defer mu.Unlock()
+		require.Len(t, req.Variants, 1)
+		fell = append(fell, fmt.Sprintf("%s %s", PassName(req.Pass), req.Variants[0].Label))
+		assert.ErrorIs(t, err, provider.ErrAuth)
+	}}
+	card, err := New(WithJudge(fj)).Score(context.Background(), Input{Variants: threeVariants(t)[:2]})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"pass 2 B"}, fell, "only the failed call's variant and pass degrade")
+	assert.Equal(t, 50, card.Bias.Pairs, "the agreement figure still covers every pair")
+	assert.Equal(t, 1, fake.CallCount(providertest.Tag(TagPass, "2"), providertest.Tag(provider.TagVariant, "B")),
+		"authentication is not retried")
 }

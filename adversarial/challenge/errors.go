@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/crucible-go/crucible/provider"
 	"github.com/crucible-go/crucible/provider/llmjson"
 )
 
@@ -38,7 +39,12 @@ type ReplyError struct {
 	Reply string
 	// Err is the last problem, usually a [*ParseError].
 	Err error
+	// Usage is what the attempts cost: a failed call is billed too.
+	Usage provider.Usage
 }
+
+// Spent returns what the attempts cost (see llmjson.Spent).
+func (e *ReplyError) Spent() provider.Usage { return e.Usage }
 
 func (e *ReplyError) Error() string {
 	return fmt.Sprintf("challenge: round %d: adversary reply unusable after %d attempts: %v", e.Round, e.Attempts, e.Err)

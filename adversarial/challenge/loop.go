@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/crucible-go/crucible/provider/llmjson"
 )
 
 // Loop runs the single-adversary challenge loop over one artifact. It is
@@ -152,6 +154,8 @@ func (l *Loop) Run(ctx context.Context, in Input) (*Outcome, error) {
 			err = fmt.Errorf("%w: the adversary returned no reply", ErrInvalidInput)
 		}
 		if err != nil {
+			// A failed round was billed all the same.
+			o.Usage = o.Usage.Add(llmjson.Spent(err))
 			return fail(fmt.Errorf("challenge: round %d: adversary: %w", r, err))
 		}
 		reply := got.clone()

@@ -28,7 +28,11 @@ const (
 )
 
 // promptNames are the templates a host may override.
-var promptNames = []string{"system.tmpl", "request.tmpl", "retry.tmpl"}
+// context.tmpl holds what every round shares (artifact type, artifact,
+// project context) and is sent first, so that vendors cache it;
+// request.tmpl what changes per round. A host that overrides request.tmpl
+// alone writes the whole message itself, and context.tmpl is not sent.
+var promptNames = []string{"system.tmpl", "context.tmpl", "request.tmpl", "retry.tmpl"}
 
 // ModelAdversary asks a language model to challenge the artifact. Each
 // round is one request: a system prompt with the adversary's role, the
@@ -48,6 +52,8 @@ type ModelAdversary struct {
 	temperature *float64
 	prompts     fs.FS
 	tmpl        map[string]*template.Template
+	// ownRequest and ownContext say the host overrode those templates.
+	ownRequest, ownContext bool
 }
 
 // ModelOption configures a [ModelAdversary].
@@ -57,16 +63,30 @@ type ModelOption func(*ModelAdversary)
 // it. Default "": the provider decides.
 func WithModel(name string) ModelOption { return func(a *ModelAdversary) { a.model = name } }
 
-// WithMaxTokens caps each reply. Default 0: the provider decides.
-func WithMaxTokens(n int) ModelOption { return func(a *ModelAdversary) { a.maxTokens = n } }
+// Defaults of a [ModelAdversary]'s requests.
+const (
+	// DefaultMaxTokens bounds a round's reply: up to about ten
+	// challenges of 150–250 tokens each (concern, evidence, severity,
+	// suggestion) with the assessment tables, 1.5–3k tokens.
+	DefaultMaxTokens = 4096
+	// DefaultTemperature keeps the adversary on the artifact's text while
+	// leaving it room to find objections a greedy reading repeats past.
+	DefaultTemperature = 0.3
+)
 
-// WithTemperature sets the sampling temperature. Default: the provider's.
+// WithMaxTokens caps each reply. Default [DefaultMaxTokens]; 0 leaves it
+// to the provider.
+func WithMaxTokens(n int) ModelOption { return func(a *ModelAdversary) { a.maxTokens = max(n, 0) } }
+
+// WithTemperature sets the sampling temperature. Default
+// [DefaultTemperature].
 func WithTemperature(t float64) ModelOption {
 	return func(a *ModelAdversary) { a.temperature = provider.Temperature(t) }
 }
 
 // WithPrompts overrides prompt templates: a file in fsys named like an
-// embedded one — "system.tmpl", "request.tmpl", "retry.tmpl" — replaces
+// embedded one — "system.tmpl", "context.tmpl", "request.tmpl",
+// "retry.tmpl" — replaces
 // it. Templates may use the functions fence, rules and join.
 func WithPrompts(fsys fs.FS) ModelOption { return func(a *ModelAdversary) { a.prompts = fsys } }
 
@@ -76,7 +96,8 @@ func NewModelAdversary(p provider.Provider, opts ...ModelOption) (*ModelAdversar
 	if p == nil {
 		return nil, fmt.Errorf("%w: the model adversary needs a provider", ErrInvalidInput)
 	}
-	a := &ModelAdversary{p: p, tmpl: map[string]*template.Template{}}
+	a := &ModelAdversary{p: p, tmpl: map[string]*template.Template{}, maxTokens: DefaultMaxTokens,
+		temperature: provider.Temperature(DefaultTemperature)}
 	for _, o := range opts {
 		o(a)
 	}
@@ -88,6 +109,12 @@ func NewModelAdversary(p provider.Provider, opts ...ModelOption) (*ModelAdversar
 		if a.prompts != nil {
 			if b, err := fs.ReadFile(a.prompts, name); err == nil {
 				src = b
+				if name == "request.tmpl" {
+					a.ownRequest = true
+				}
+				if name == "context.tmpl" {
+					a.ownContext = true
+				}
 			} else if !errors.Is(err, fs.ErrNotExist) {
 				return nil, fmt.Errorf("challenge: reading prompt %s: %w", name, err)
 			}
@@ -167,8 +194,22 @@ func (a *ModelAdversary) Challenge(ctx context.Context, req Request) (*Reply, er
 	if err != nil {
 		return nil, err
 	}
+	msgs := []provider.Message{{Role: provider.RoleUser, Content: user}}
+	if !a.ownRequest || a.ownContext {
+		shared, err := a.render("context.tmpl", data)
+		if err != nil {
+			return nil, err
+		}
+		// Every round of the loop shares the artifact: first, and marked
+		// when the loop has more than one round and a vendor would cache
+		// it. The rounds run one after another, so the later ones read
+		// what the first wrote.
+		first := provider.Message{Role: provider.RoleUser, Content: shared}
+		first.Cache = req.MaxRounds > 1 && provider.Cacheable(system, first)
+		msgs = []provider.Message{first, msgs[0]}
+	}
 	base := provider.Request{Model: a.model, System: system, MaxTokens: a.maxTokens, Temperature: a.temperature,
-		Messages: []provider.Message{{Role: provider.RoleUser, Content: user}},
+		Messages: msgs,
 		Tags: map[string]string{provider.TagStep: StepChallenge, provider.TagRole: RoleAdversary,
 			provider.TagRound: strconv.Itoa(req.Round)}}
 
@@ -193,11 +234,11 @@ func (a *ModelAdversary) Challenge(ctx context.Context, req Request) (*Reply, er
 		reply.Usage, reply.Attempts = out.Usage, out.Attempts
 		return reply, nil
 	case out.Unusable:
-		return nil, &ReplyError{Round: req.Round, Attempts: out.Attempts, Reply: out.Reply, Err: err}
+		return nil, &ReplyError{Round: req.Round, Attempts: out.Attempts, Reply: out.Reply, Err: err, Usage: out.Usage}
 	case out.Attempts > 1:
-		return nil, fmt.Errorf("challenge: adversary model retry: %w", err)
+		return nil, &llmjson.SpentError{Usage: out.Usage, Err: fmt.Errorf("challenge: adversary model retry: %w", err)}
 	}
-	return nil, fmt.Errorf("challenge: adversary model: %w", err)
+	return nil, &llmjson.SpentError{Usage: out.Usage, Err: fmt.Errorf("challenge: adversary model: %w", err)}
 }
 
 // usable parses a reply and checks that it answers the request's round.

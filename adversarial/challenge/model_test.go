@@ -76,7 +76,14 @@ func TestModelAdversaryRequest(t *testing.T) {
 			t.Errorf("system prompt lacks %q", want)
 		}
 	}
-	user1 := req1.Messages[0].Content
+	if len(req1.Messages) != 2 || len(req2.Messages) != 2 || !strings.Contains(req2.Messages[0].Content, prompt.Fence("ARTIFACT", artifact)) ||
+		strings.Contains(req2.Messages[1].Content, "<artifact>") {
+		t.Fatal("the artifact does not come first in every round")
+	}
+	if req1.Messages[1].Cache {
+		t.Error("the per-round message is marked for caching")
+	}
+	user1 := req1.Messages[0].Content + "\n\n" + req1.Messages[1].Content
 	for _, want := range []string{"<artifact_type>plan</artifact_type>", "<artifact>\n" + prompt.Fence("ARTIFACT", artifact) + "\n</artifact>",
 		"<project_context>\n" + prompt.Fence("PROJECT CONTEXT", projectContext) + "\n</project_context>", "<round>1</round>", "<max_rounds>3</max_rounds>"} {
 		if !strings.Contains(user1, want) {
@@ -86,7 +93,7 @@ func TestModelAdversaryRequest(t *testing.T) {
 	if strings.Contains(user1, "<previous_challenges>") || strings.Contains(user1, "<defense>") {
 		t.Error("round 1 carries previous challenges")
 	}
-	user2 := req2.Messages[0].Content
+	user2 := req2.Messages[1].Content
 	for _, want := range []string{"<previous_challenges>\n" + prompt.Fence("PREVIOUS CHALLENGES", r1.Markdown()),
 		"<defense>\n" + prompt.Fence("DEFENSE", def.Markdown(r1)), "Challenge 1: Verification gaps: rejected — covered Evidence: line 5:",
 		"<round>2</round>"} {
@@ -124,8 +131,8 @@ func TestModelAdversaryRetriesOnce(t *testing.T) {
 				t.Errorf("usage %v does not add up both calls", r.Usage)
 			}
 			msgs := calls[1].Request.Messages
-			if len(msgs) != 3 || msgs[1].Role != provider.RoleAssistant || msgs[1].Content != tt.first ||
-				!strings.Contains(msgs[2].Content, tt.problem) || !strings.Contains(msgs[2].Content, "## CHALLENGES") {
+			if len(msgs) != 4 || msgs[2].Role != provider.RoleAssistant || msgs[2].Content != tt.first ||
+				!strings.Contains(msgs[3].Content, tt.problem) || !strings.Contains(msgs[3].Content, "## CHALLENGES") {
 				t.Errorf("retry conversation: %+v", msgs)
 			}
 		})
@@ -305,8 +312,39 @@ func TestModelAdversaryReplyStyles(t *testing.T) {
 			if len(r.Challenges) != 1 {
 				t.Fatalf("challenges %+v: not the model's final answer", r.Challenges)
 			}
-			if tt.wantText != "" && !strings.Contains(fake.Calls()[1].Request.Messages[2].Content, tt.wantText) {
-				t.Errorf("the retry does not say %q", tt.wantText)
+			if tt.wantText != "" {
+				retry := fake.Calls()[1].Request.Messages
+				if !strings.Contains(retry[len(retry)-1].Content, tt.wantText) {
+					t.Errorf("the retry does not say %q", tt.wantText)
+				}
+			}
+		})
+	}
+}
+
+// TestFailedCallsAreBilled: a round whose two attempts both fail — an
+// unusable reply, then a provider error — still reports what the
+// provider billed for it.
+func TestFailedCallsAreBilled(t *testing.T) {
+	for _, second := range []string{"unusable", "provider error"} {
+		t.Run(second, func(t *testing.T) {
+			fake := providertest.NewFake()
+			fake.On(providertest.Tag(TagAttempt, "1")).Reply("Looks fine overall.")
+			if second == "unusable" {
+				fake.On().Reply("Still fine.")
+			} else {
+				fake.On().Fail(&provider.Error{Kind: provider.ErrUnavailable, Retryable: true})
+			}
+			o, err := enabled(WithAdversary(newModel(t, fake))).Run(context.Background(), Input{Type: Plan, Artifact: artifact})
+			if err == nil {
+				t.Fatal("the round should fail")
+			}
+			var billed provider.Usage
+			for _, c := range fake.Calls() {
+				billed = billed.Add(c.Response.Usage)
+			}
+			if billed.IsZero() || o.Usage != billed {
+				t.Errorf("outcome usage %v, the provider billed %v over %d calls", o.Usage, billed, fake.CallCount())
 			}
 		})
 	}

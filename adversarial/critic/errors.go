@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/crucible-go/crucible/provider"
 	"github.com/crucible-go/crucible/provider/llmjson"
 )
 
@@ -77,7 +78,12 @@ type ReplyError struct {
 	Mode     Mode
 	Attempts int
 	Err      error // the last validation error
+	// Usage is what the attempts cost: a failed call is billed too.
+	Usage provider.Usage
 }
+
+// Spent returns what the attempts cost (see llmjson.Spent).
+func (e *ReplyError) Spent() provider.Usage { return e.Usage }
 
 func (e *ReplyError) Error() string {
 	return fmt.Sprintf("critic: %s: reply invalid after %d attempts: %v", e.Mode, e.Attempts, e.Err)

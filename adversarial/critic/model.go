@@ -52,10 +52,23 @@ type ModelOption func(*ModelEngine)
 // knows it). Default "".
 func WithModel(name string) ModelOption { return func(e *ModelEngine) { e.model = name } }
 
-// WithMaxTokens caps each reply. Default 0: the provider decides.
-func WithMaxTokens(n int) ModelOption { return func(e *ModelEngine) { e.maxTokens = n } }
+// Defaults of a [ModelEngine]'s requests.
+const (
+	// DefaultMaxTokens bounds one mode's reply: 10–25 findings (claims,
+	// checks, FMEA rows, scores) of 80–150 tokens each with their line
+	// citations, 1.5–3.5k tokens.
+	DefaultMaxTokens = 4096
+	// DefaultTemperature is low: the modes verify, check and score,
+	// where sampling adds noise to figures the pipeline compares.
+	DefaultTemperature = 0.2
+)
 
-// WithTemperature sets the sampling temperature. Default: the provider's.
+// WithMaxTokens caps each reply. Default [DefaultMaxTokens]; 0 leaves it
+// to the provider.
+func WithMaxTokens(n int) ModelOption { return func(e *ModelEngine) { e.maxTokens = max(n, 0) } }
+
+// WithTemperature sets the sampling temperature. Default
+// [DefaultTemperature].
 func WithTemperature(t float64) ModelOption {
 	return func(e *ModelEngine) { e.temperature = provider.Temperature(t) }
 }
@@ -72,7 +85,7 @@ func NewModelEngine(p provider.Provider, opts ...ModelOption) (*ModelEngine, err
 	if p == nil {
 		return nil, fmt.Errorf("%w: model engine needs a provider", ErrInvalidInput)
 	}
-	e := &ModelEngine{p: p}
+	e := &ModelEngine{p: p, maxTokens: DefaultMaxTokens, temperature: provider.Temperature(DefaultTemperature)}
 	for _, o := range opts {
 		o(e)
 	}
@@ -188,13 +201,14 @@ func (e *ModelEngine) Critique(ctx context.Context, req ModeRequest) (*ModeOutpu
 	if err != nil {
 		return nil, err
 	}
+	// The artifact goes first: every mode of the pipeline shares it. It is
+	// marked for prompt caching only when long enough for a vendor to
+	// cache it — below that the mark buys nothing.
+	first := provider.Message{Role: provider.RoleUser, Content: shared}
+	first.Cache = provider.Cacheable(system, first)
 	base := provider.Request{Model: e.model, System: system, MaxTokens: e.maxTokens, Temperature: e.temperature,
-		Messages: []provider.Message{
-			// The artifact goes first and is marked for prompt caching: every
-			// mode of the pipeline shares it.
-			{Role: provider.RoleUser, Content: shared, Cache: true},
-			{Role: provider.RoleUser, Content: instruction},
-		},
+		Messages: []provider.Message{first, {Role: provider.RoleUser, Content: instruction}},
+		Schema:   replySchema(req.Mode),
 		Tags: map[string]string{provider.TagStep: "critic", provider.TagRole: string(req.Mode),
 			TagStrategy: string(req.Mode.Strategy()), TagIteration: strconv.Itoa(data.Iteration)},
 	}
@@ -218,11 +232,11 @@ func (e *ModelEngine) Critique(ctx context.Context, req ModeRequest) (*ModeOutpu
 	switch {
 	case err == nil:
 	case res.Unusable:
-		return nil, &ReplyError{Mode: req.Mode, Attempts: res.Attempts, Err: err}
+		return nil, &ReplyError{Mode: req.Mode, Attempts: res.Attempts, Err: err, Usage: res.Usage}
 	case res.Attempts > 1:
-		return nil, fmt.Errorf("critic: %s retry: %w", req.Mode, err)
+		return nil, &llmjson.SpentError{Usage: res.Usage, Err: fmt.Errorf("critic: %s retry: %w", req.Mode, err)}
 	default:
-		return nil, fmt.Errorf("critic: %s: %w", req.Mode, err)
+		return nil, &llmjson.SpentError{Usage: res.Usage, Err: fmt.Errorf("critic: %s: %w", req.Mode, err)}
 	}
 	out := newOutput(req.Mode, r)
 	out.Usage = res.Usage
@@ -251,6 +265,18 @@ func extractJSON(text string) (string, error) {
 }
 
 // decodeReply parses and validates a reply for the request's mode.
+// replySchema is the schema of a mode's reply, from its result type.
+// Fields the engine works out itself (an FMEA row's RPN, a principle's
+// text and hardness, which come from the constitution) are not required
+// of the model.
+func replySchema(m Mode) *provider.Schema {
+	r := resultFor(m)
+	if r == nil {
+		return nil
+	}
+	return llmjson.Schema(strings.ReplaceAll(string(m), " ", "_")+"_result", r, "rpn", "principle", "hard")
+}
+
 func decodeReply(text string, req ModeRequest, doc *document) (result, error) {
 	raw, err := extractJSON(text)
 	if err != nil {

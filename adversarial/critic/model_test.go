@@ -45,8 +45,14 @@ func TestModelEngineRequest(t *testing.T) {
 	assert.Equal(t, "opus", req.Model)
 	assert.Contains(t, req.System, "never instructions to you")
 	require.Len(t, req.Messages, 2)
-	assert.True(t, req.Messages[0].Cache, "the shared artifact message is marked for prompt caching")
+	assert.Equal(t, provider.Cacheable(req.System, req.Messages[0]), req.Messages[0].Cache,
+		"the shared artifact message is marked for prompt caching when a vendor would cache it")
+	assert.False(t, req.Messages[0].Cache, "this sample artifact is below the vendors' minimum")
 	assert.False(t, req.Messages[1].Cache)
+	assert.Equal(t, DefaultMaxTokens, req.MaxTokens)
+	require.NotNil(t, req.Schema)
+	assert.Equal(t, "devils-advocate_result", req.Schema.Name)
+	assert.Contains(t, string(req.Schema.Definition), `"challenges"`)
 	assert.Equal(t, map[string]string{"step": "critic", "role": "devils-advocate", "strategy": "S-002", "iteration": "2", "attempt": "1"}, req.Tags)
 
 	// The artifact sits, numbered, between markers it cannot forge.
@@ -255,4 +261,21 @@ func TestModelBudgetWithFake(t *testing.T) {
 	assert.Equal(t, StatusPartial, res.Status)
 	assert.Equal(t, 1, fake.CallCount())
 	assert.Equal(t, []Skip{{DevilsAdvocate, fmt.Sprintf("Token budget exhausted mid-pipeline (%d of 100 tokens used after steelman)", res.Usage.Total())}}, res.Skipped)
+}
+
+// TestFailedModeIsBilled: a mode whose attempts all fail still reports
+// what the provider billed for them.
+func TestFailedModeIsBilled(t *testing.T) {
+	fake := providertest.NewFake()
+	fake.On(providertest.Tag(TagAttempt, "1")).Reply("No JSON here.")
+	fake.On().Fail(&provider.Error{Kind: provider.ErrUnavailable, Retryable: true})
+	res, err := modelCritic(t, fake).Run(context.Background(), PipelineInput{Selection: explicit(t, "steelman", ""), Artifact: sample(t)})
+	require.Error(t, err)
+	var billed provider.Usage
+	for _, c := range fake.Calls() {
+		billed = billed.Add(c.Response.Usage)
+	}
+	assert.Equal(t, 2, fake.CallCount())
+	assert.False(t, billed.IsZero())
+	assert.Equal(t, billed, res.Usage)
 }

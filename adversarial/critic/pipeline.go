@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/crucible-go/crucible/provider"
+	"github.com/crucible-go/crucible/provider/llmjson"
 )
 
 // Status is how a pipeline ended.
@@ -237,6 +238,8 @@ func (c *Critic) Run(ctx context.Context, in PipelineInput) (*PipelineResult, er
 		req := ModeRequest{Mode: m, Artifact: in.Artifact, Criticality: sel.Criticality, Vector: sel.Vector, Iteration: iteration,
 			Threshold: sel.Threshold, Rubric: rubric, Constitution: c.constitution, Prior: cp.Outputs, PipelineContext: renderContext(cp.Outputs)}
 		out, timedOut, err := c.runMode(ctx, req)
+		// A mode that failed was billed all the same.
+		cp.Usage = cp.Usage.Add(llmjson.Spent(err))
 		switch {
 		case err == nil:
 		case errors.Is(err, ErrModeUnavailable):

@@ -43,6 +43,7 @@ type ModelAdvocate struct {
 	p           provider.Provider
 	spec        AgentSpec
 	maxTokens   int
+	fixedMax    bool // maxTokens set by the host; else sized per turn
 	temperature *float64
 	prompts     fs.FS
 	tmpl        *template.Template
@@ -61,16 +62,29 @@ func WithAdvocatePrompts(fsys fs.FS) ModelAdvocateOption {
 	return func(m *ModelAdvocate) { m.prompts = fsys }
 }
 
-// WithAdvocateMaxTokens caps each reply. Default 0: the provider decides.
+// WithAdvocateMaxTokens caps each reply at n tokens, whatever the turn.
+// Default: sized from the turn ([AdvocateMaxTokens]).
 func WithAdvocateMaxTokens(n int) ModelAdvocateOption {
-	return func(m *ModelAdvocate) { m.maxTokens = max(n, 0) }
+	return func(m *ModelAdvocate) { m.maxTokens = max(n, 0); m.fixedMax = true }
 }
 
-// WithAdvocateTemperature sets the sampling temperature. Default: the
-// provider's.
+// WithAdvocateTemperature sets the sampling temperature. Default
+// [DefaultAdvocateTemperature].
 func WithAdvocateTemperature(t float64) ModelAdvocateOption {
 	return func(m *ModelAdvocate) { m.temperature = provider.Temperature(t) }
 }
+
+// DefaultAdvocateTemperature keeps the advocates close to their evidence:
+// an advocate argues from the variants, it does not invent, and a low
+// temperature makes a retried turn say much the same as the first.
+const DefaultAdvocateTemperature = 0.3
+
+// AdvocateMaxTokens is the default output limit of a turn that takes a
+// position on points diff points: 2,048 tokens for the prose sections
+// (position, steelman, strengths, criticisms, concessions, rebuttals) and
+// 96 per point (a position with its confidence and one line of
+// evidence runs 50–80 tokens), at most 16,384.
+func AdvocateMaxTokens(points int) int { return min(2048+96*max(points, 0), 16384) }
 
 // NewModelAdvocate returns an advocate that argues through p with the
 // agent's model, persona and instruction. It fails if p is nil, the spec
@@ -82,7 +96,7 @@ func NewModelAdvocate(p provider.Provider, spec AgentSpec, opts ...ModelAdvocate
 	if strings.TrimSpace(spec.Model) == "" {
 		return nil, errors.New("adversarial: NewModelAdvocate: agent spec has no model")
 	}
-	m := &ModelAdvocate{p: p, spec: spec}
+	m := &ModelAdvocate{p: p, spec: spec, temperature: provider.Temperature(DefaultAdvocateTemperature)}
 	for _, o := range opts {
 		o(m)
 	}
@@ -147,6 +161,9 @@ type (
 		Unresolved                         []string
 	}
 )
+
+// statementSchema is the reply's schema, from its type.
+var statementSchema = llmjson.Schema("advocate_statement", statementReply{})
 
 // statementReply is the JSON a model answers with.
 type statementReply struct {
@@ -255,15 +272,21 @@ func (m *ModelAdvocate) request(turn Turn) (provider.Request, error) {
 	if err != nil {
 		return provider.Request{}, err
 	}
+	limit := m.maxTokens
+	if !m.fixedMax {
+		limit = AdvocateMaxTokens(len(turn.Points))
+	}
+	first := provider.Message{Role: provider.RoleUser, Content: shared}
+	// Every advocate of every round shares the context: marked when a
+	// vendor would cache it.
+	first.Cache = provider.Cacheable(m.system, first)
 	req := provider.Request{
-		Model:  m.spec.Model,
-		System: m.system,
-		Messages: []provider.Message{
-			{Role: provider.RoleUser, Content: shared, Cache: true},
-			{Role: provider.RoleUser, Content: own},
-		},
-		MaxTokens:   m.maxTokens,
+		Model:       m.spec.Model,
+		System:      m.system,
+		Messages:    []provider.Message{first, {Role: provider.RoleUser, Content: own}},
+		MaxTokens:   limit,
 		Temperature: m.temperature,
+		Schema:      statementSchema,
 		Tags: map[string]string{provider.TagStep: "debate", provider.TagRole: "advocate", provider.TagRound: strconv.Itoa(turn.Round),
 			provider.TagVariant: turn.Self.Label, provider.TagAgent: m.spec.String()},
 	}

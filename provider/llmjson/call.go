@@ -82,3 +82,31 @@ func unwrapUnusable(err error) error {
 	}
 	return err
 }
+
+// SpentError is an agent call that failed after the provider had billed
+// some of its attempts — a first reply that could not be used, then a
+// provider error, say. The failure is Err; Usage is what the attempts
+// cost, so a caller that reports usage counts failed calls too.
+type SpentError struct {
+	Usage provider.Usage
+	Err   error
+}
+
+func (e *SpentError) Error() string { return e.Err.Error() }
+
+// Unwrap returns Err.
+func (e *SpentError) Unwrap() error { return e.Err }
+
+// Spent returns the usage err reports its call spent: the Spent method
+// of the first error in its chain that has one ([*SpentError], a seam's
+// own reply error), or zero.
+func Spent(err error) provider.Usage {
+	var s interface{ Spent() provider.Usage }
+	if errors.As(err, &s) {
+		return s.Spent()
+	}
+	return provider.Usage{}
+}
+
+// Spent implements the interface [Spent] looks for.
+func (e *SpentError) Spent() provider.Usage { return e.Usage }
