@@ -67,6 +67,12 @@ func (x *run) stepDebate(ctx context.Context) error {
 		}
 		return err
 	}
+	for _, f := range result.Failures {
+		if f.Fallback != "" {
+			x.partial(fmt.Sprintf("Debate: the advocate of Variant %s (%s) refused round %d (%s); the %s argued that turn",
+				f.Variant, f.Agent, f.Round, f.Error, f.Fallback))
+		}
+	}
 	for _, n := range x.reasoningLog() {
 		result.Log = append(result.Log, n)
 		x.warn(n)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/crucible-go/crucible/diff"
 	"github.com/crucible-go/crucible/provider"
+	"github.com/crucible-go/crucible/provider/llmjson"
 )
 
 // Input is what one debate works on.
@@ -326,6 +327,7 @@ type outcome struct {
 	ok       bool
 	failures []error // failed attempts
 	fatal    error   // the context ended
+	fellBack bool    // the heuristic advocate argued the turn the model refused
 }
 
 // attempt runs a turn, retrying it once if it fails. It touches only the
@@ -359,6 +361,21 @@ func (d *debate) attempt(ctx context.Context, i int, turn Turn) outcome {
 			break
 		}
 	}
+	// A refusal is not a failure of the agent: the model declined this
+	// turn, and the offline counterpart argues it instead, so the
+	// variant keeps its advocate (an error or a timeout still drops it,
+	// as the error matrix says).
+	if last := o.failures[len(o.failures)-1]; llmjson.Refused(last) {
+		if _, isHeuristic := adv.(*HeuristicAdvocate); !isHeuristic {
+			st, err := safeArgue(ctx, NewHeuristicAdvocate(), turn)
+			if err == nil {
+				err = ValidateStatement(turn, st)
+			}
+			if err == nil {
+				o.st, o.ok, o.fellBack = d.normalise(turn, st), true, true
+			}
+		}
+	}
 	return o
 }
 
@@ -382,8 +399,12 @@ func (d *debate) record(round *Round, i int, o outcome) {
 	v := d.in.Variants[i]
 	if len(o.failures) > 0 {
 		last := o.failures[len(o.failures)-1]
-		d.res.Failures = append(d.res.Failures, AgentFailure{Variant: v.Label, Agent: v.Agent, Round: round.Number,
-			Attempts: len(o.failures) + boolInt(o.ok), Error: last.Error(), Recovered: o.ok})
+		f := AgentFailure{Variant: v.Label, Agent: v.Agent, Round: round.Number,
+			Attempts: len(o.failures) + boolInt(o.ok && !o.fellBack), Error: last.Error(), Recovered: o.ok}
+		if o.fellBack {
+			f.Fallback = FallbackHeuristic
+		}
+		d.res.Failures = append(d.res.Failures, f)
 	}
 	switch {
 	case o.ok:

@@ -245,6 +245,16 @@ func TestDebateFailures(t *testing.T) {
 			failures: []AgentFailure{{Variant: "B", Agent: "sonnet:security", Round: 1, Attempts: 1,
 				Error: "adversarial: advocate for Variant B (sonnet:security), round 1: fake: authentication failed: bad key"}},
 			calls: map[string]int{"A": 1, "B": 1, "C": 1}, rounds: 1, statement: map[int]int{1: 2}},
+		// A refusal is not an agent failure: the heuristic advocate argues
+		// the refused turn and the variant keeps its advocate.
+		{name: "refusal-argued-by-the-heuristic-advocate", advocates: 3,
+			rules: func(f *providertest.Fake) {
+				f.On(variant("B"), round("1")).Fail(&provider.Error{Kind: provider.ErrRefusal, Provider: "fake", Message: "declined"})
+			},
+			script: script{1: {"A": "AAAAA", "C": "AAAAA"}, 2: {"A": "AAAAA", "B": "AAAAA", "C": "AAAAA"}},
+			failures: []AgentFailure{{Variant: "B", Agent: "sonnet:security", Round: 1, Attempts: 1, Recovered: true, Fallback: FallbackHeuristic,
+				Error: "adversarial: advocate for Variant B (sonnet:security), round 1: fake: model refused: declined"}},
+			calls: map[string]int{"A": 2, "B": 2, "C": 2}, rounds: 2, statement: map[int]int{1: 3, 2: 3}},
 		{name: "abort-round-1", advocates: 2,
 			rules:    func(f *providertest.Fake) { f.On(variant("B")).Fail(boom).Times(2) },
 			script:   script{1: {"A": "AAAAA"}},

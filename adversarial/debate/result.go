@@ -251,7 +251,14 @@ type AgentFailure struct {
 	Attempts  int    `json:"attempts"`
 	Error     string `json:"error"`
 	Recovered bool   `json:"recovered,omitempty"`
+	// Fallback names what argued the turn in the model's place, when the
+	// model refused it: the heuristic advocate. Empty otherwise.
+	Fallback string `json:"fallback,omitempty"`
 }
+
+// FallbackHeuristic is the Fallback of a turn the heuristic advocate
+// argued because the model advocate refused it.
+const FallbackHeuristic = "heuristic advocate"
 
 // AgentUsage is what one advocate cost over the debate.
 type AgentUsage struct {

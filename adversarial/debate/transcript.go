@@ -33,7 +33,10 @@ func (r *Result) Markdown() string {
 		}
 	}
 	for _, f := range r.Failures {
-		if f.Recovered {
+		switch {
+		case f.Fallback != "":
+			fmt.Fprintf(&b, "- Refused: %s in round %d (%s); the %s argued that turn\n", r.advocateName(f.Variant), f.Round, cell(f.Error), f.Fallback)
+		case f.Recovered:
 			fmt.Fprintf(&b, "- Retried: %s in round %d (%s); the retry succeeded\n", r.advocateName(f.Variant), f.Round, cell(f.Error))
 		}
 	}
