@@ -78,7 +78,7 @@ func Main(ctx context.Context, env cli.Env) int {
 
 	opts := []adversarial.Option{adversarial.WithObserver(progress(env.Stderr))}
 	if reg != nil {
-		opts = append(opts, console.ModelOptions(reg, o.models.DefaultModel())...)
+		opts = append(opts, console.ModelOptions(reg, o.models.DefaultModel(), *o.models)...)
 	}
 	if o.interactive {
 		opts = append(opts, adversarial.WithCheckpoints(&console.Checkpoints{In: console.NewLines(env.Stdin), Out: env.Stderr}))
@@ -93,6 +93,7 @@ func Main(ctx context.Context, env cli.Env) int {
 	for _, w := range res.Warnings {
 		c.Warn("%s", w)
 	}
+	console.PrintUsage(env.Stderr, res.Usage)
 	if c.JSON {
 		if jerr := c.PrintJSON(res); jerr != nil {
 			return c.Fail(jerr)

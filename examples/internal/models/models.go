@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/crucible-go/crucible/provider"
 )
@@ -62,6 +63,12 @@ func Models(providerName string) []Model {
 type Flags struct {
 	Provider string
 	Model    string
+	// CallTimeout bounds every model call when positive; zero lets the
+	// pipeline size each call's limit from its output limit.
+	CallTimeout time.Duration
+	// SectionMerger keeps the deterministic section merger when a
+	// provider is given, instead of the model merger.
+	SectionMerger bool
 }
 
 // RegisterFlags defines --provider (default "offline") and --model on fs
@@ -72,6 +79,10 @@ func RegisterFlags(fs *flag.FlagSet) *Flags {
 		"where models come from: "+strings.Join(Providers(), ", ")+" (keys are read from the environment)")
 	fs.StringVar(&f.Model, "model", "",
 		"default model: an alias (anthropic: opus, sonnet, haiku; openai: gpt52, gpt55, gpt54-mini) or a name the server knows; empty for the provider's default")
+	fs.DurationVar(&f.CallTimeout, "call-timeout", 0,
+		"limit of each model call (e.g. 3m); 0 sizes each call's limit from the reply it expects")
+	fs.BoolVar(&f.SectionMerger, "section-merger", false,
+		"with --provider, merge with the deterministic section merger instead of the model merger")
 	return f
 }
 
@@ -145,6 +156,10 @@ func Open(f Flags, env Env, adapters map[string]Adapter, opts ...Option) (*provi
 	cfg := config{middleware: []provider.Middleware{provider.Retry()}}
 	for _, o := range opts {
 		o(&cfg)
+	}
+	if f.CallTimeout > 0 {
+		// Each attempt, retries included, within --call-timeout.
+		cfg.middleware = append(cfg.middleware, provider.Timeout(f.CallTimeout))
 	}
 	name := norm(f.Provider)
 	model := strings.TrimSpace(f.Model)

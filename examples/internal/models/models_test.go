@@ -150,3 +150,23 @@ func TestOpenRetriesByDefault(t *testing.T) {
 	_, err = reg.Complete(context.Background(), provider.Request{Model: "gpt52", Messages: []provider.Message{{Role: provider.RoleUser, Content: "hi"}}})
 	assert.ErrorIs(t, err, provider.ErrUnavailable)
 }
+
+func TestCallTimeoutFlag(t *testing.T) {
+	fs := flag.NewFlagSet("x", flag.ContinueOnError)
+	flags := RegisterFlags(fs)
+	require.NoError(t, fs.Parse([]string{"--provider", "openai", "--call-timeout", "20ms", "--section-merger"}))
+	assert.Equal(t, 20*time.Millisecond, flags.CallTimeout)
+	assert.True(t, flags.SectionMerger)
+
+	// A call that outlasts --call-timeout ends with a timeout.
+	slow := func(env Env, _ []Model, _ AdapterConfig) (provider.Provider, error) {
+		return provider.Func(func(ctx context.Context, req provider.Request) (provider.Response, error) {
+			<-ctx.Done()
+			return provider.Response{}, ctx.Err()
+		}), nil
+	}
+	reg, err := Open(*flags, env("KEY", "k"), map[string]Adapter{OpenAI: slow}, WithMiddleware())
+	require.NoError(t, err)
+	_, err = reg.Complete(context.Background(), provider.Request{Model: "gpt52", Messages: []provider.Message{{Role: provider.RoleUser, Content: "hi"}}})
+	assert.ErrorIs(t, err, provider.ErrTimeout)
+}

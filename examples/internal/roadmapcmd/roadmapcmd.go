@@ -111,7 +111,7 @@ func Main(ctx context.Context, env cli.Env) int {
 		ask = &console.Checkpoints{In: console.NewLines(env.Stdin), Out: stderr}
 	}
 	opts := []roadmap.Option{
-		roadmap.WithPipeline(newPipeline(reg, o.models.DefaultModel(), stderr, now, ask)),
+		roadmap.WithPipeline(newPipeline(reg, *o.models, stderr, now, ask)),
 		roadmap.WithClock(now),
 		roadmap.WithLogger(logger(stderr)),
 	}
@@ -174,10 +174,11 @@ type summary struct {
 // newPipeline builds the adversarial pipeline the roadmap's waves invoke.
 // Offline (reg nil) it is the pipeline's zero configuration with the
 // roadmap package's baseline author generating the Mode B variants; with
-// a registry, model-backed advocates, judge, merger and generator. With
+// a registry, model-backed advocates, judge, detector, merger and
+// generator, as the model flags say. With
 // ask set (--interactive), the pipeline's four checkpoints ask on the
 // terminal; the roadmap passes Interactive only when the user asked for it.
-func newPipeline(reg *provider.Registry, model string, stderr io.Writer, now func() time.Time, ask *console.Checkpoints) adversarial.Pipeline {
+func newPipeline(reg *provider.Registry, flags models.Flags, stderr io.Writer, now func() time.Time, ask *console.Checkpoints) adversarial.Pipeline {
 	opts := []adversarial.Option{adversarial.WithObserver(progress(stderr)), adversarial.WithClock(now)}
 	if ask != nil {
 		opts = append(opts, adversarial.WithCheckpoints(ask))
@@ -185,7 +186,7 @@ func newPipeline(reg *provider.Registry, model string, stderr io.Writer, now fun
 	if reg == nil {
 		return adversarial.New(append(opts, adversarial.WithGenerator(roadmap.OfflineAuthor{}))...)
 	}
-	return adversarial.New(append(opts, console.ModelOptions(reg, model)...)...)
+	return adversarial.New(append(opts, console.ModelOptions(reg, flags.DefaultModel(), flags)...)...)
 }
 
 // modelAuthor writes the roadmap of the standard and multi-spec paths with
