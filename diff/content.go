@@ -524,24 +524,34 @@ func contradictionPoints(docs []*Document, cs []Contradiction) []Point {
 	for _, c := range cs {
 		p := Point{Category: CategoryContradiction, Kind: string(c.Kind), Title: capitalise(c.Subject), Positions: emptyPositions(len(docs)),
 			Rating: c.Impact, Reason: c.Reason, Scope: c.Scope(), Signature: c.Signature(), Variants: variantList(c)}
-		cells := make([][]string, len(docs))
-		for _, cl := range c.Claims {
-			cells[cl.Variant] = append(cells[cl.Variant], fmt.Sprintf("“%s” (L%d)", clip(cl.Quote, 160), cl.Line))
-			if p.Positions[cl.Variant].Section < 0 {
-				p.Positions[cl.Variant].Section = cl.Section
-			}
-			p.Evidence = append(p.Evidence, Evidence{Variant: cl.Variant, Section: sectionRef(docs[cl.Variant], cl.Section), Line: cl.Line, Quote: cl.Quote})
-		}
-		for v := range docs {
-			if len(cells[v]) == 0 {
-				p.Positions[v].Text = "—"
-				continue
-			}
-			p.Positions[v].Text = strings.Join(cells[v], " vs ")
-		}
+		cite(docs, &p, c.Claims)
 		points = append(points, p)
 	}
 	return points
+}
+
+// cite fills a point's positions and evidence from the statements it
+// quotes: each variant's cell lists its quotes with their lines ("—" where
+// it has none), its section is that of its first quote.
+func cite(docs []*Document, p *Point, claims []Claim) {
+	cells := make([][]string, len(docs))
+	for _, cl := range claims {
+		if cl.Variant < 0 || cl.Variant >= len(docs) {
+			continue
+		}
+		cells[cl.Variant] = append(cells[cl.Variant], fmt.Sprintf("“%s” (L%d)", clip(cl.Quote, 160), cl.Line))
+		if p.Positions[cl.Variant].Section < 0 {
+			p.Positions[cl.Variant].Section = cl.Section
+		}
+		p.Evidence = append(p.Evidence, Evidence{Variant: cl.Variant, Section: sectionRef(docs[cl.Variant], cl.Section), Line: cl.Line, Quote: cl.Quote})
+	}
+	for v := range docs {
+		if len(cells[v]) == 0 {
+			p.Positions[v].Text = "—"
+			continue
+		}
+		p.Positions[v].Text = strings.Join(cells[v], " vs ")
+	}
 }
 
 func capitalise(s string) string {

@@ -79,28 +79,13 @@ func differencePoints(docs []*Document, ds []Difference) []Point {
 		}
 		p := Point{Category: CategoryContent, Kind: d.Kind, Title: capitalise(d.Subject), Positions: emptyPositions(len(docs)),
 			Rating: rating, Reason: d.Reason}
-		cells := make([][]string, len(docs))
-		for _, cl := range d.Claims {
-			if cl.Variant < 0 || cl.Variant >= len(docs) {
-				continue
+		cite(docs, &p, d.Claims)
+		for _, e := range p.Evidence {
+			if !slices.Contains(p.Variants, e.Variant) {
+				p.Variants = append(p.Variants, e.Variant)
 			}
-			cells[cl.Variant] = append(cells[cl.Variant], fmt.Sprintf("“%s” (L%d)", clip(cl.Quote, 160), cl.Line))
-			if p.Positions[cl.Variant].Section < 0 {
-				p.Positions[cl.Variant].Section = cl.Section
-			}
-			if !slices.Contains(p.Variants, cl.Variant) {
-				p.Variants = append(p.Variants, cl.Variant)
-			}
-			p.Evidence = append(p.Evidence, Evidence{Variant: cl.Variant, Section: sectionRef(docs[cl.Variant], cl.Section), Line: cl.Line, Quote: cl.Quote})
 		}
 		slices.Sort(p.Variants)
-		for v := range docs {
-			if len(cells[v]) == 0 {
-				p.Positions[v].Text = "—"
-				continue
-			}
-			p.Positions[v].Text = strings.Join(cells[v], " vs ")
-		}
 		points = append(points, p)
 	}
 	return points
