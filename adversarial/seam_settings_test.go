@@ -12,6 +12,7 @@ import (
 	"github.com/crucible-go/crucible/adversarial/challenge"
 	"github.com/crucible-go/crucible/adversarial/critic"
 	"github.com/crucible-go/crucible/adversarial/debate"
+	"github.com/crucible-go/crucible/diff"
 	"github.com/crucible-go/crucible/merge"
 	"github.com/crucible-go/crucible/provider"
 	"github.com/crucible-go/crucible/provider/llmjson"
@@ -120,13 +121,11 @@ func wantOnTheWire(t *testing.T, req provider.Request) wireWant {
 	case "merge-executor":
 		assert.GreaterOrEqual(t, req.MaxTokens, merge.ChangeMaxTokens(0), "sized from the change")
 		return wireWant{req.MaxTokens, provider.Temperature(0), ""}
+	case "contradiction-detector":
+		return wireWant{diff.DefaultDetectorMaxTokens, provider.Temperature(0), "contradictions"}
 	}
-	// The contradiction detector (package diff) sets none of its own yet.
-	w := wireWant{req.MaxTokens, req.Temperature, ""}
-	if req.Schema != nil {
-		w.schema = "contradictions"
-	}
-	return w
+	t.Errorf("no documented settings for the role %q", req.Tag(provider.TagRole))
+	return wireWant{req.MaxTokens, req.Temperature, ""}
 }
 
 func mustJSON(t *testing.T, v any) []byte {

@@ -284,8 +284,15 @@ func (m *ModelDetector) Plan(in DetectInput) (DetectorPlan, error) {
 		if err != nil {
 			return plan, err
 		}
+		shared := provider.Message{Role: provider.RoleUser, Content: prefix}
+		// The prefix is marked for caching only when several requests
+		// share it and it is long enough for a vendor to cache: a single
+		// request would pay the cache-write premium for a read that never
+		// comes.
+		shared.Cache = len(parts) > 1 && provider.Cacheable(system, shared)
 		req := provider.Request{Model: m.model, System: system, MaxTokens: m.maxTokens,
-			Messages: []provider.Message{{Role: provider.RoleUser, Content: prefix, Cache: true}, {Role: provider.RoleUser, Content: user}},
+			Temperature: provider.Temperature(0), Schema: detSchema,
+			Messages: []provider.Message{shared, {Role: provider.RoleUser, Content: user}},
 			Tags: map[string]string{provider.TagStep: "diff", provider.TagRole: "contradiction-detector",
 				TagDetectorPart: fmt.Sprintf("%d/%d", i+1, len(parts))}}
 		plan.Requests = append(plan.Requests, req)
@@ -304,6 +311,33 @@ const detPromptOverhead = 400
 
 // estimateTokens estimates a text's tokens at four bytes a token.
 func estimateTokens(s string) int { return (len(s) + 3) / 4 }
+
+// detSchema is the reply's JSON schema, sent so that a server with
+// structured output keeps to it; the reply is still read leniently (see
+// detReply), since a server may ignore it.
+var detSchema = llmjson.Schema("contradiction_findings", detWireReply{})
+
+// detWireReply is the reply as the prompt asks for it, for the schema: the
+// reading types below also accept older and looser forms.
+type detWireReply struct {
+	Contradictions []detWireFinding `json:"contradictions"`
+}
+
+type detWireFinding struct {
+	Subject    string        `json:"subject"`
+	Kind       string        `json:"kind" jsonschema:"enum=numeric,enum=choice,enum=verdict,enum=field,enum=scope,enum=dependency"`
+	Sides      []detWireSide `json:"sides"`
+	Confidence string        `json:"confidence" jsonschema:"enum=high,enum=medium,enum=low"`
+	Change     bool          `json:"change"`
+	Impact     string        `json:"impact" jsonschema:"enum=Low,enum=Medium,enum=High"`
+	Reason     string        `json:"reason"`
+}
+
+type detWireSide struct {
+	ID    string `json:"id"`
+	Line  int    `json:"line,omitempty"`
+	Value string `json:"value"`
+}
 
 // detReply is the reply's shape. Contradictions is a pointer so that a
 // reply without the field is told from one that found none: a missing
