@@ -64,7 +64,9 @@ const (
 	StepStarted  EventKind = "step-started"
 	StepFinished EventKind = "step-finished"
 	StepSkipped  EventKind = "step-skipped"
-	ModelCall    EventKind = "model-call"
+	// StepFailed closes a started step that failed; Err says why.
+	StepFailed EventKind = "step-failed"
+	ModelCall  EventKind = "model-call"
 )
 
 // Event is progress a host can show: a step starting, finishing or being
@@ -82,18 +84,31 @@ type Event struct {
 	Err      error
 }
 
-// Observer receives a run's events as they happen. It must be safe for
+// Observer receives a run's events as they happen, each with the context
+// it happened in: a step's events carry the step's context (see
+// [StepTracer]), a model call's the call's. Every StepStarted is closed by
+// exactly one StepFinished or StepFailed. An Observer must be safe for
 // concurrent use: model calls of round 1 report from several goroutines.
 // It must not block for long; the run waits for it.
 type Observer interface {
-	Observe(Event)
+	Observe(ctx context.Context, e Event)
 }
 
 // ObserverFunc adapts a function to the [Observer] interface.
-type ObserverFunc func(Event)
+type ObserverFunc func(context.Context, Event)
 
-// Observe calls f(e).
-func (f ObserverFunc) Observe(e Event) { f(e) }
+// Observe calls f(ctx, e).
+func (f ObserverFunc) Observe(ctx context.Context, e Event) { f(ctx, e) }
+
+// StepTracer is an optional extension of an [Observer]: StartStep returns
+// the context a step's work runs in — the model calls it makes, the
+// step's own events — so a tracer can open a span there and parent the
+// model calls' spans on it. It is called just before the StepStarted
+// event; the span ends with the step's StepFinished or StepFailed event,
+// whose context is the one StartStep returned.
+type StepTracer interface {
+	StartStep(ctx context.Context, step string) context.Context
+}
 
 // MemoryRecord is what the memory hook persists after a run: its
 // configuration, outcome, scores and the errors met, for learning across

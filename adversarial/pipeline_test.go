@@ -520,7 +520,7 @@ func TestReasoningBreakerLowersDepth(t *testing.T) {
 func TestObserverSeesTheSteps(t *testing.T) {
 	var mu sync.Mutex
 	var events []string
-	obs := ObserverFunc(func(e Event) {
+	obs := ObserverFunc(func(_ context.Context, e Event) {
 		mu.Lock()
 		defer mu.Unlock()
 		events = append(events, string(e.Kind)+" "+e.Step)

@@ -43,6 +43,10 @@ type run struct {
 
 	failed bool
 	cause  error // why the run failed, for Run's error
+
+	// The step started last and its context, until it finishes or fails.
+	stepCtx context.Context
+	step    string
 }
 
 // rendering is an artifact whose text is being rendered in the background
@@ -104,6 +108,9 @@ func (x *run) execute(ctx context.Context) {
 			x.fail(x.res.FailureStage, err)
 			return
 		}
+		if x.stepCtx != nil && !x.failed {
+			x.finished(x.step, "") // every started step is closed
+		}
 	}
 }
 
@@ -113,6 +120,7 @@ func (x *run) fail(stage string, err error) {
 	if x.cause == nil {
 		x.cause = err
 	}
+	x.stepFailed(err)
 	x.res.Status = StatusFailed
 	if x.res.FailureStage == "" {
 		x.res.FailureStage = stage
@@ -194,14 +202,44 @@ func (x *run) emitNow(ctx context.Context, name string, content []byte) error {
 	return nil
 }
 
-func (x *run) started(step string) { x.r.event(Event{Kind: StepStarted, Step: step}) }
+// started reports a step's start and returns the context its work runs
+// in: the observer's, when it traces steps (StepTracer).
+func (x *run) started(ctx context.Context, step string) context.Context {
+	if t, ok := x.r.observer.(StepTracer); ok {
+		ctx = t.StartStep(ctx, step)
+	}
+	x.stepCtx, x.step = ctx, step
+	x.r.event(ctx, Event{Kind: StepStarted, Step: step})
+	return ctx
+}
 
 func (x *run) finished(step, detail string) {
-	x.r.event(Event{Kind: StepFinished, Step: step, Detail: detail})
+	x.r.event(x.stepContext(step), Event{Kind: StepFinished, Step: step, Detail: detail})
+	x.stepCtx, x.step = nil, ""
 }
 
 func (x *run) skipped(step, detail string) {
-	x.r.event(Event{Kind: StepSkipped, Step: step, Detail: detail})
+	x.r.event(context.Background(), Event{Kind: StepSkipped, Step: step, Detail: detail})
+}
+
+// stepFailed closes the started step, if one is open, as failed.
+func (x *run) stepFailed(err error) {
+	if x.stepCtx == nil {
+		return
+	}
+	if err == nil {
+		err = x.cause
+	}
+	x.r.event(x.stepCtx, Event{Kind: StepFailed, Step: x.step, Err: err})
+	x.stepCtx, x.step = nil, ""
+}
+
+// stepContext is the context the step's StepStarted event carried.
+func (x *run) stepContext(step string) context.Context {
+	if x.stepCtx != nil && x.step == step {
+		return x.stepCtx
+	}
+	return context.Background()
 }
 
 // observe is provider middleware reporting each model call.
@@ -209,7 +247,7 @@ func (x *run) observe(next provider.Provider) provider.Provider {
 	return provider.Func(func(ctx context.Context, req provider.Request) (provider.Response, error) {
 		start := time.Now()
 		resp, err := next.Complete(ctx, req)
-		x.r.event(Event{Kind: ModelCall, Step: req.Tag(provider.TagStep), Agent: req.Tag(provider.TagAgent),
+		x.r.event(ctx, Event{Kind: ModelCall, Step: req.Tag(provider.TagStep), Agent: req.Tag(provider.TagAgent),
 			Usage: resp.Usage, Duration: time.Since(start), Err: err})
 		return resp, err
 	})

@@ -342,8 +342,8 @@ func (r *Runner) Run(ctx context.Context, in Input) (*Result, error) {
 	return x.res, nil
 }
 
-func (r *Runner) event(e Event) {
+func (r *Runner) event(ctx context.Context, e Event) {
 	if r.observer != nil {
-		r.observer.Observe(e)
+		r.observer.Observe(ctx, e)
 	}
 }

@@ -51,7 +51,7 @@ func (c *stepClock) lap(next string) {
 	c.last, c.lastCPU, c.step = now, cpu, next
 }
 
-func (c *stepClock) Observe(e Event) {
+func (c *stepClock) Observe(_ context.Context, e Event) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	switch e.Kind {

@@ -187,7 +187,7 @@ func TestCancelKeepsFinishedStepsInTheSink(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			r := cc.runner(t)
-			r.observer = ObserverFunc(func(e Event) {
+			r.observer = ObserverFunc(func(_ context.Context, e Event) {
 				if e.Kind == StepFinished && e.Step == step {
 					cancel()
 				}

@@ -39,7 +39,7 @@ func (x *run) stepDebate(ctx context.Context) error {
 		points = p
 	}
 	x.res.FailureStage = StageDebate
-	x.started(StageDebate)
+	ctx = x.started(ctx, StageDebate)
 	advocates, err := x.advocates()
 	if err != nil {
 		return err

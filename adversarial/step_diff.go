@@ -19,7 +19,7 @@ func (x *run) stepDiff(ctx context.Context) error {
 		return x.emit(ctx, DiffAnalysisFile, []byte(c.Analysis.Markdown()))
 	}
 	x.res.FailureStage = StageDiff
-	x.started(StageDiff)
+	ctx = x.started(ctx, StageDiff)
 	opts := []diff.Option{diff.WithClock(x.r.clock), diff.WithArtifactType(x.artifactType), diff.WithLogger(x.r.logger)}
 	if len(x.in.Focus) > 0 {
 		opts = append(opts, diff.WithFocus(x.in.Focus...))

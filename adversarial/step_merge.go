@@ -15,7 +15,7 @@ func (x *run) stepMerge(ctx context.Context) error {
 	plan := x.res.Steps.Plan
 	base := x.baseIndex()
 	x.res.FailureStage = StageMerge
-	x.started(StageMerge)
+	ctx = x.started(ctx, StageMerge)
 	merger := x.r.merger
 	if merger == nil {
 		opts := append([]merge.Option{merge.WithClock(x.r.clock), merge.WithLogger(x.r.logger)}, x.r.mergerOpts...)

@@ -22,7 +22,7 @@ func (x *run) stepPlan(ctx context.Context) error {
 		return x.emit(ctx, RefactorPlanFile, []byte(c.Plan.Markdown()))
 	}
 	x.res.FailureStage = StagePlan
-	x.started(StagePlan)
+	ctx = x.started(ctx, StagePlan)
 	in := merge.PlanInput{Base: merge.Variant{Label: label(base), Agent: x.agentOf(base), Doc: x.docs[base]}}
 	for i, d := range x.docs {
 		if i != base {

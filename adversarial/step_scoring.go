@@ -25,7 +25,7 @@ func (x *run) stepScoring(ctx context.Context) error {
 		return x.emit(ctx, BaseSelectionFile, []byte(c.Scorecard.Markdown()))
 	}
 	x.res.FailureStage = StageScoring
-	x.started(StageScoring)
+	ctx = x.started(ctx, StageScoring)
 	scorer, err := x.scorer()
 	if err != nil {
 		return err

@@ -205,7 +205,7 @@ func (x *run) stepVariants(ctx context.Context) error {
 // agent once; the run goes on with the agents that succeeded if at least
 // two did.
 func (x *run) generate(ctx context.Context) error {
-	x.started(StageGenerate)
+	ctx = x.started(ctx, StageGenerate)
 	gen := x.r.generator
 	if gen == nil {
 		if x.prov != nil {
@@ -361,8 +361,8 @@ func (x *run) adoptGenerated(ctx context.Context, drafts []Draft) error {
 // single ends the run with one surviving variant, returned as it is —
 // and written, as the merged output the contract names.
 func (x *run) single(d Draft, causes error) {
-	x.fail(StageGenerate, nil)
 	x.cause = fmt.Errorf("%w: one agent generated a variant: %w", diff.ErrTooFewVariants, causes)
+	x.fail(StageGenerate, nil)
 	x.warn("Adversarial comparison requires minimum 2 variants")
 	x.res.MergedOutput = string(d.Content)
 	if spec, err := debate.ParseAgentSpec(d.Agent); err == nil {

@@ -186,7 +186,7 @@ func printWarnings(c *cli.Command, warnings []string) {
 // progress prints step events on stderr.
 func progress(w io.Writer) adversarial.Observer {
 	start := time.Now()
-	return adversarial.ObserverFunc(func(e adversarial.Event) {
+	return adversarial.ObserverFunc(func(_ context.Context, e adversarial.Event) {
 		switch e.Kind {
 		case adversarial.StepStarted:
 			fmt.Fprintf(w, "[%5.1fs] %s…\n", time.Since(start).Seconds(), e.Step)

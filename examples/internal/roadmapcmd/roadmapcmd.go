@@ -321,7 +321,7 @@ func (r *recorder) list(w io.Writer) {
 
 // progress prints the pipeline's step events on stderr.
 func progress(w io.Writer) adversarial.Observer {
-	return adversarial.ObserverFunc(func(e adversarial.Event) {
+	return adversarial.ObserverFunc(func(_ context.Context, e adversarial.Event) {
 		switch e.Kind {
 		case adversarial.StepStarted:
 			fmt.Fprintf(w, "  %s…\n", e.Step)
