@@ -49,6 +49,7 @@
 //	provider/openai       adapter over OpenAI's SDK (and OpenAI-compatible servers)
 //	provider/anthropic    adapter over Anthropic's SDK, with prompt caching
 //	examples/withmodels   the example commands with both adapters linked
+//	tracing               OpenTelemetry spans: one per step, one per model call under it
 //
 // # Seams
 //
