@@ -167,8 +167,11 @@ const (
 
 // Response is a model's reply.
 type Response struct {
-	Text         string       `json:"text"`
-	Model        string       `json:"model,omitempty"` // the model that answered, as the provider names it
+	Text  string `json:"text"`
+	Model string `json:"model,omitempty"` // the model that answered, as the provider names it
+	// Provider names the service that answered ("openai", "anthropic"),
+	// for logs and traces; empty when the provider does not say.
+	Provider     string       `json:"provider,omitempty"`
 	FinishReason FinishReason `json:"finish_reason,omitempty"`
 	Usage        Usage        `json:"usage"`
 	// Cached reports that the reply came from a response cache ([Cache])

@@ -99,6 +99,9 @@ func (t *Tracer) Middleware() provider.Middleware {
 				span.SetStatus(codes.Error, err.Error())
 				return resp, err
 			}
+			if resp.Provider != "" {
+				span.SetAttributes(attribute.String("gen_ai.system", resp.Provider))
+			}
 			span.SetAttributes(
 				attribute.String("gen_ai.response.model", resp.Model),
 				attribute.StringSlice("gen_ai.response.finish_reasons", []string{string(resp.FinishReason)}),

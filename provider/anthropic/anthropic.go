@@ -216,6 +216,7 @@ func (p *Provider) response(model string, out *sdk.Message) (provider.Response, 
 	// input_tokens excludes the tokens read from and written to the cache;
 	// provider.Usage counts every prompt token in InputTokens.
 	resp := provider.Response{
+		Provider:     Name,
 		Text:         text.String(),
 		Model:        out.Model,
 		FinishReason: finishReason(out.StopReason),

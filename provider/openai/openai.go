@@ -177,6 +177,7 @@ func (p *Provider) response(model string, out *sdk.ChatCompletion) (provider.Res
 	// compatible server counts otherwise.
 	usage.InputTokens = max(usage.InputTokens, usage.CachedTokens+usage.CacheWriteTokens)
 	resp := provider.Response{
+		Provider:     Name,
 		Text:         choice.Message.Content,
 		Model:        out.Model,
 		FinishReason: finishReason(choice.FinishReason),
