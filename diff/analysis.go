@@ -360,7 +360,7 @@ func Analyze(ctx context.Context, docs []*Document, opts ...Option) (*Analysis, 
 			a.Warnings = append(a.Warnings, fmt.Sprintf("No %s items found", categoryNoun(c)))
 		}
 	}
-	cfg.logger.Debug("diff analysis", "variants", len(docs), "points", len(a.Points), "identical", a.Similarity.Identical)
+	cfg.logger.DebugContext(ctx, "diff analysis", "variants", len(docs), "points", len(a.Points), "identical", a.Similarity.Identical)
 	return a, nil
 }
 

@@ -68,7 +68,7 @@ func execute(ctx context.Context, cfg *config, in Input, executor string, model 
 				res.Validation = "❌ " + failure.Err.Error()
 			}
 		}
-		cfg.logger.Debug("merge change", "change", c.Number, "approach", c.Approach, "status", res.Status, "reason", res.Reason)
+		cfg.logger.DebugContext(ctx, "merge change", "change", c.Number, "approach", c.Approach, "status", res.Status, "reason", res.Reason)
 		r.results = append(r.results, res)
 	}
 	return r.assemble(ctx, executor, failure)
@@ -167,13 +167,13 @@ func (r *run) apply(ctx context.Context, c Change) (ChangeResult, error) {
 // change instead; a restructure, which only a model can do, is skipped and
 // listed for manual execution. Either way the change's validation and
 // [Merged.Fallbacks] say so.
-func (r *run) fallBack(_ context.Context, c Change, target *node, res, failed ChangeResult, cause error) (ChangeResult, error) {
+func (r *run) fallBack(ctx context.Context, c Change, target *node, res, failed ChangeResult, cause error) (ChangeResult, error) {
 	var ee *ExecutorError
 	if errors.As(cause, &ee) && ee.Err != nil {
 		cause = ee.Err
 	}
 	fb := ExecutorFallback{Change: c.Number, Attempts: failed.Attempts, Cause: cause.Error(), Err: cause}
-	r.cfg.logger.Warn("merge executor failed; falling back", "change", c.Number, "err", cause)
+	r.cfg.logger.WarnContext(ctx, "merge executor failed; falling back", "change", c.Number, "err", cause)
 	if c.Approach == Restructure {
 		fb.Skipped = true
 		r.fallbacks = append(r.fallbacks, fb)

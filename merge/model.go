@@ -241,7 +241,7 @@ func (m *ModelMerger) apply(ctx context.Context, r *run, c Change, target *node,
 			res.Attempts = attempt
 			return r.applyModel(c, target, parent, out, res, first)
 		}
-		m.cfg.logger.Debug("merge output rejected", "change", c.Number, "attempt", attempt, "problems", problems)
+		m.cfg.logger.DebugContext(ctx, "merge output rejected", "change", c.Number, "attempt", attempt, "problems", problems)
 		var re *llmjson.ReplyError
 		if attempt == 2 || errors.As(err, &re) && re.Refusal {
 			res.Attempts = attempt

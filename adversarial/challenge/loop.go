@@ -162,7 +162,7 @@ func (l *Loop) Run(ctx context.Context, in Input) (*Outcome, error) {
 		led.receive(r, reply, artIdx, ctxIdx)
 		o.Usage = o.Usage.Add(reply.Usage)
 		round := Round{Number: r, Reply: reply}
-		l.logger.Info("adversary round", "type", in.Type, "round", r, "no_objections", reply.NoObjections,
+		l.logger.InfoContext(ctx, "adversary round", "type", in.Type, "round", r, "no_objections", reply.NoObjections,
 			"challenges", len(reply.Challenges), "status", reply.Convergence.Status)
 
 		switch {
@@ -214,7 +214,7 @@ func (l *Loop) Run(ctx context.Context, in Input) (*Outcome, error) {
 			o.Artifact = dec.Revised
 		}
 		o.Decision = &dec
-		l.logger.Info("adversary final decision", "type", in.Type, "verdict", dec.Verdict, "rationale", dec.Rationale)
+		l.logger.InfoContext(ctx, "adversary final decision", "type", in.Type, "verdict", dec.Verdict, "rationale", dec.Rationale)
 	}
 	o.Revised = o.Artifact != in.Artifact
 	o.Finished = l.now().UTC()

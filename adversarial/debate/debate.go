@@ -231,7 +231,7 @@ func (d *debate) run(ctx context.Context) (*Result, error) {
 		d.limitDepth(r)
 		if stop, ok := d.checkStop(r); ok {
 			d.res.Stop = stop
-			d.cfg.logger.Info(stop.Log, "round", r)
+			d.cfg.logger.InfoContext(ctx, stop.Log, "round", r)
 			d.logSkips(r)
 			break
 		}
@@ -355,7 +355,7 @@ func (d *debate) attempt(ctx context.Context, i int, turn Turn) outcome {
 			return o
 		}
 		o.failures = append(o.failures, err)
-		d.cfg.logger.Warn("advocate turn failed", "variant", v.Label, "agent", v.Agent, "round", turn.Round,
+		d.cfg.logger.WarnContext(ctx, "advocate turn failed", "variant", v.Label, "agent", v.Agent, "round", turn.Round,
 			"attempt", try, "err", err)
 		if !retryTurn(err) {
 			break
