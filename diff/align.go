@@ -643,12 +643,44 @@ func (al *aligner) measure() {
 		al.index[v] = map[int32][]int{}
 		// Whole texts, subsections included: children follow their
 		// parents in document order, so one pass from the end sums them.
+		// A section's children are summed in one pass (a count per term,
+		// then the terms met, sorted), not merged one child at a time:
+		// a section with thousands of children would otherwise copy its
+		// growing total once per child.
 		sub := make([][]termCount, len(d.Sections))
 		for si := len(d.Sections) - 1; si >= 0; si-- {
-			sub[si] = raws[v][si].own
-			for _, c := range d.Sections[si].Children {
-				sub[si] = mergeCounts(sub[si], sub[c])
+			children := d.Sections[si].Children
+			switch len(children) {
+			case 0:
+				sub[si] = raws[v][si].own
+				continue
+			case 1:
+				sub[si] = mergeCounts(raws[v][si].own, sub[children[0]])
+				continue
 			}
+			add := func(tcs []termCount) {
+				for _, tc := range tcs {
+					for int(tc.id) >= len(count) {
+						count = append(count, 0)
+					}
+					if count[tc.id] == 0 {
+						seen = append(seen, tc.id)
+					}
+					count[tc.id] += tc.n
+				}
+			}
+			add(raws[v][si].own)
+			for _, c := range children {
+				add(sub[c])
+			}
+			slices.Sort(seen)
+			total := make([]termCount, len(seen))
+			for k, i := range seen {
+				total[k] = termCount{i, count[i]}
+				count[i] = 0
+			}
+			seen = seen[:0]
+			sub[si] = total
 		}
 		dups := map[string]int{}
 		for si := range d.Sections {
