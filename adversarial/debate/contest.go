@@ -51,19 +51,72 @@ func contestedPoints(in Input, points []diff.Point) []string {
 			conflicts = append(conflicts, p)
 		}
 	}
+	idx := newPlaceIndex(a, views, conflicts)
 	out := []string{}
 	for _, p := range points {
 		switch p.Category {
 		case diff.CategoryUnique:
 			continue
 		case diff.CategoryContent:
-			if !opposed(a, views, p, conflicts) {
+			if !opposed(a, views, p, conflicts, idx) {
 				continue
 			}
 		}
 		out = append(out, p.ID)
 	}
 	return out
+}
+
+// placeIndex lists, by variant and section, the field disagreements with
+// a value there and the conflicts with a statement there, so that a
+// content point looks only at those under its own sections instead of
+// every one of the analysis.
+type placeIndex struct {
+	fields    map[[2]int][]int // (variant, section) → indexes in a.Fields
+	conflicts map[[2]int][]int // (variant, section) → indexes in conflicts
+}
+
+func newPlaceIndex(a *diff.Analysis, views []*docView, conflicts []diff.Point) placeIndex {
+	idx := placeIndex{fields: map[[2]int][]int{}, conflicts: map[[2]int][]int{}}
+	add := func(m map[[2]int][]int, v, s, i int) {
+		k := [2]int{v, s}
+		if l := m[k]; len(l) == 0 || l[len(l)-1] != i {
+			m[k] = append(l, i)
+		}
+	}
+	for fi, f := range a.Fields {
+		for _, fv := range f.Values {
+			add(idx.fields, fv.Variant, fv.Section, fi)
+		}
+	}
+	for xi, x := range conflicts {
+		for _, e := range x.Evidence {
+			if e.Variant >= 0 && e.Variant < len(views) && views[e.Variant] != nil {
+				add(idx.conflicts, e.Variant, sectionOfLine(views[e.Variant].doc, e.Line), xi)
+			}
+		}
+	}
+	return idx
+}
+
+// near returns, in index order, the field disagreements and conflicts
+// with a value or a statement in a section p compares or below it: the
+// only ones that can make p opposed.
+func (idx placeIndex) near(views []*docView, p diff.Point) (fields, conflicts []int) {
+	for v := range p.Positions {
+		top := p.Positions[v].Section
+		if v >= len(views) || views[v] == nil || top < 0 || top >= len(views[v].doc.Sections) {
+			continue
+		}
+		secs := views[v].doc.Sections
+		for s := top; s < len(secs) && (s == top || secs[s].Span.Start < secs[top].Span.End); s++ {
+			fields = append(fields, idx.fields[[2]int{v, s}]...)
+			conflicts = append(conflicts, idx.conflicts[[2]int{v, s}]...)
+		}
+	}
+	slices.Sort(fields)
+	slices.Sort(conflicts)
+	return slices.Compact(fields), slices.Compact(conflicts)
 }
 
 // docView is what the rule reads of one debated variant, gathered once:
@@ -90,7 +143,7 @@ func newDocView(d *diff.Document, v int) *docView {
 
 // opposed reports whether two or more debated variants take positions on
 // content point p (see the rule above).
-func opposed(a *diff.Analysis, views []*docView, p diff.Point, conflicts []diff.Point) bool {
+func opposed(a *diff.Analysis, views []*docView, p diff.Point, conflicts []diff.Point, idx placeIndex) bool {
 	// view returns variant v's view and the section p compares of it,
 	// when v is debated and p compares one.
 	view := func(v int) (*docView, int, bool) {
@@ -105,7 +158,9 @@ func opposed(a *diff.Analysis, views []*docView, p diff.Point, conflicts []diff.
 		dv, top, ok := view(v)
 		return ok && under(dv.doc, s, top)
 	}
-	for _, f := range a.Fields {
+	fieldsNear, conflictsNear := idx.near(views, p)
+	for _, fi := range fieldsNear {
+		f := a.Fields[fi]
 		var vals []diff.FieldValue
 		for _, fv := range f.Values {
 			if inSection(fv.Variant, fv.Section) {
@@ -116,7 +171,8 @@ func opposed(a *diff.Analysis, views []*docView, p diff.Point, conflicts []diff.
 			return true
 		}
 	}
-	for _, x := range conflicts {
+	for _, xi := range conflictsNear {
+		x := conflicts[xi]
 		seen := map[int]bool{}
 		for _, e := range x.Evidence {
 			if dv, _, ok := view(e.Variant); ok && inSection(e.Variant, sectionOfLine(dv.doc, e.Line)) {
