@@ -126,27 +126,19 @@ func buildInput(c *cli.Command, o options) (adversarial.Input, error) {
 	switch {
 	case o.compare == "" && !modeB:
 		fmt.Fprintf(c.Env.Stderr, "No --compare or --source given: running on the bundled sample variants (%s).\n", strings.Join(samples.Ingest(), ", "))
-		drafts, warnings, err := adversarial.LoadVariants(samples.FS(), samples.Ingest())
+		drafts, err := c.Drafts(samples.FS(), samples.Ingest())
 		if err != nil {
 			return in, err
 		}
-		printWarnings(c, warnings)
 		in.Compare, in.ArtifactType = drafts, "Specification"
 		if in.OutputDir == "" {
 			in.OutputDir = "crucible-output"
 		}
 	case o.compare != "":
-		paths := cli.SplitList(o.compare)
-		for _, p := range paths {
-			if err := cli.Check(p); err != nil {
-				return in, err
-			}
-		}
-		drafts, warnings, err := adversarial.LoadVariants(c.Files(), paths)
+		paths, drafts, err := c.DraftList(o.compare)
 		if err != nil {
-			return in, cli.Input(err)
+			return in, err
 		}
-		printWarnings(c, warnings)
 		in.Compare = drafts
 		in.Agents = o.agents
 		if in.OutputDir == "" && len(paths) > 0 && paths[0] != "-" {
@@ -175,12 +167,6 @@ func buildInput(c *cli.Command, o options) (adversarial.Input, error) {
 		return in, cli.Input(err)
 	}
 	return in, nil
-}
-
-func printWarnings(c *cli.Command, warnings []string) {
-	for _, s := range warnings {
-		c.Warn("%s", s)
-	}
 }
 
 // progress prints step events on stderr.

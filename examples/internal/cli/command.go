@@ -10,6 +10,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/crucible-go/crucible/adversarial"
 	"github.com/crucible-go/crucible/examples/internal/models"
 	"github.com/crucible-go/crucible/provider"
 )
@@ -256,4 +257,31 @@ func (c *Command) OpenModels(f *models.Flags) (*provider.Registry, error) {
 		return nil, Input(err)
 	}
 	return reg, nil
+}
+
+// Drafts reads names from fsys as the pipeline's drafts, printing the
+// loader's warnings on stderr; its errors are bad input.
+func (c *Command) Drafts(fsys fs.FS, names []string) ([]adversarial.Draft, error) {
+	drafts, warnings, err := adversarial.LoadVariants(fsys, names)
+	if err != nil {
+		return nil, Input(err)
+	}
+	for _, w := range warnings {
+		c.Warn("%s", w)
+	}
+	return drafts, nil
+}
+
+// DraftList reads a comma-separated list of files given on the command
+// line ("-" is standard input), each checked first, and returns the paths
+// with their drafts.
+func (c *Command) DraftList(list string) ([]string, []adversarial.Draft, error) {
+	paths := SplitList(list)
+	for _, p := range paths {
+		if err := Check(p); err != nil {
+			return nil, nil, err
+		}
+	}
+	drafts, err := c.Drafts(c.Files(), paths)
+	return paths, drafts, err
 }

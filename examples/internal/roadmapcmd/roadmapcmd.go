@@ -207,11 +207,10 @@ func buildRequest(c *cli.Command, o options, spec string) (roadmap.Request, erro
 	switch {
 	case o.specs == "" && spec == "":
 		fmt.Fprintf(c.Env.Stderr, "No spec or --specs given: consolidating the bundled sample specs (%s).\n", strings.Join(bundledSpecs, ", "))
-		drafts, warnings, err := adversarial.LoadVariants(samples.FS(), bundledSpecs)
+		drafts, err := c.Drafts(samples.FS(), bundledSpecs)
 		if err != nil {
 			return req, err
 		}
-		printWarnings(c, warnings)
 		req.Specs = drafts
 		if req.OutputDir == "" {
 			req.OutputDir = "roadmap-output"
@@ -220,17 +219,10 @@ func buildRequest(c *cli.Command, o options, spec string) (roadmap.Request, erro
 		if spec != "" {
 			return req, roadmap.ErrSpecAndSpecs
 		}
-		paths := cli.SplitList(o.specs)
-		for _, p := range paths {
-			if err := cli.Check(p); err != nil {
-				return req, err
-			}
-		}
-		drafts, warnings, err := adversarial.LoadVariants(c.Files(), paths)
+		paths, drafts, err := c.DraftList(o.specs)
 		if err != nil {
 			return req, err
 		}
-		printWarnings(c, warnings)
 		req.Specs = drafts
 		if req.OutputDir == "" && paths[0] != "-" {
 			req.OutputDir = filepath.Dir(paths[0])
@@ -252,12 +244,6 @@ func buildRequest(c *cli.Command, o options, spec string) (roadmap.Request, erro
 		req.OutputDir = "."
 	}
 	return req, nil
-}
-
-func printWarnings(c *cli.Command, warnings []string) {
-	for _, s := range warnings {
-		c.Warn("%s", s)
-	}
 }
 
 // approver asks the seed's "Proceed anyway?" question on the terminal. An
