@@ -26,11 +26,11 @@ func TestLoadVariants(t *testing.T) {
 		warnings  int
 	}{
 		{"two files", []string{"specs/a.md", "specs/b.md"}, "", []string{"a.md", "b.md"}, 0},
-		{"one file", []string{"specs/a.md"}, "Adversarial comparison requires at least 2 files, got 1", nil, 0},
-		{"none", nil, "Adversarial comparison requires at least 2 files, got 0", nil, 0},
-		{"eleven", make([]string, 11), "Maximum 10 files supported, got 11", nil, 0},
-		{"missing", []string{"specs/a.md", "specs/zzz.md"}, "File not found: specs/zzz.md", nil, 0},
-		{"escaping path", []string{"specs/a.md", "../etc/passwd"}, "File not found: ../etc/passwd", nil, 0},
+		{"one file", []string{"specs/a.md"}, "adversarial comparison requires at least 2 files, got 1", nil, 0},
+		{"none", nil, "adversarial comparison requires at least 2 files, got 0", nil, 0},
+		{"eleven", make([]string, 11), "maximum 10 files supported, got 11", nil, 0},
+		{"missing", []string{"specs/a.md", "specs/zzz.md"}, "file not found: specs/zzz.md", nil, 0},
+		{"escaping path", []string{"specs/a.md", "../etc/passwd"}, "file not found: ../etc/passwd", nil, 0},
 		{"not markdown warns", []string{"specs/a.md", "notes/plan.txt"}, "", []string{"a.md", "plan.txt"}, 1},
 		{"same base name keeps paths", []string{"specs/a.md", "other/a.md"}, "", []string{"specs/a.md", "other/a.md"}, 0},
 	}

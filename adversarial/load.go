@@ -11,9 +11,9 @@ import (
 // Errors of Mode A input, worded as the seed words them. Each arrives
 // wrapped with the count or path it is about.
 var (
-	ErrTooFewFiles  = errors.New("Adversarial comparison requires at least 2 files")
-	ErrTooManyFiles = errors.New("Maximum 10 files supported")
-	ErrFileNotFound = errors.New("File not found")
+	ErrTooFewFiles  = errors.New("adversarial comparison requires at least 2 files")
+	ErrTooManyFiles = errors.New("maximum 10 files supported")
+	ErrFileNotFound = errors.New("file not found")
 )
 
 // Draft is one variant's text as a host supplies it: a name (a file name in Mode A, the

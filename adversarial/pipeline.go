@@ -83,9 +83,9 @@ const (
 
 // Errors of input mode parsing, worded as the seed words them.
 var (
-	ErrModeConflict = errors.New("Cannot use --compare with --source/--generate/--agents")
-	ErrNoMode       = errors.New("Must provide --compare (Mode A) or --source + --generate + --agents (Mode B)")
-	ErrModeBFlags   = errors.New("Mode B requires all three flags: --source, --generate, --agents")
+	ErrModeConflict = errors.New("cannot use --compare with --source/--generate/--agents")
+	ErrNoMode       = errors.New("must provide --compare (Mode A) or --source + --generate + --agents (Mode B)")
+	ErrModeBFlags   = errors.New("mode B requires all three flags: --source, --generate, --agents")
 )
 
 // Mode reports the input's mode, or the seed's error for a conflict, a

@@ -19,10 +19,10 @@ func TestInputMode(t *testing.T) {
 		{"mode A", Input{Compare: two}, ModeCompare, ""},
 		{"mode A with agents names advocates", Input{Compare: two, Agents: "opus,sonnet"}, ModeCompare, ""},
 		{"mode B", Input{Source: src, Generate: "roadmap", Agents: "opus,sonnet"}, ModeGenerate, ""},
-		{"both", Input{Compare: two, Source: src, Generate: "roadmap"}, "", "Cannot use --compare with --source/--generate/--agents"},
-		{"neither", Input{}, "", "Must provide --compare (Mode A) or --source + --generate + --agents (Mode B)"},
-		{"mode B missing agents", Input{Source: src, Generate: "roadmap"}, "", "Mode B requires all three flags: --source, --generate, --agents. Missing: --agents"},
-		{"mode B missing source and generate", Input{Agents: "opus,sonnet"}, "", "Mode B requires all three flags: --source, --generate, --agents. Missing: --source, --generate"},
+		{"both", Input{Compare: two, Source: src, Generate: "roadmap"}, "", "cannot use --compare with --source/--generate/--agents"},
+		{"neither", Input{}, "", "must provide --compare (Mode A) or --source + --generate + --agents (Mode B)"},
+		{"mode B missing agents", Input{Source: src, Generate: "roadmap"}, "", "mode B requires all three flags: --source, --generate, --agents. Missing: --agents"},
+		{"mode B missing source and generate", Input{Agents: "opus,sonnet"}, "", "mode B requires all three flags: --source, --generate, --agents. Missing: --source, --generate"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -110,12 +110,12 @@ func TestPipelineInputErrors(t *testing.T) {
 		want string
 		is   error
 	}{
-		{"no mode", Input{}, nil, "Must provide --compare (Mode A) or --source + --generate + --agents (Mode B)", ErrNoMode},
-		{"both modes", Input{Compare: two, Source: src}, nil, "Cannot use --compare with --source/--generate/--agents", ErrModeConflict},
-		{"mode B missing", Input{Source: src, Agents: "opus,sonnet"}, nil, "Mode B requires all three flags: --source, --generate, --agents. Missing: --generate", ErrModeBFlags},
-		{"one file", Input{Compare: two[:1]}, nil, "Adversarial comparison requires at least 2 files, got 1", ErrTooFewFiles},
-		{"eleven files", Input{Compare: slices.Repeat(two[:1], 11)}, nil, "Maximum 10 files supported, got 11", ErrTooManyFiles},
-		{"one agent", Input{Source: src, Generate: "spec", Agents: "opus"}, nil, "Adversarial comparison requires at least 2 agents, got 1", debate.ErrTooFewAgents},
+		{"no mode", Input{}, nil, "must provide --compare (Mode A) or --source + --generate + --agents (Mode B)", ErrNoMode},
+		{"both modes", Input{Compare: two, Source: src}, nil, "cannot use --compare with --source/--generate/--agents", ErrModeConflict},
+		{"mode B missing", Input{Source: src, Agents: "opus,sonnet"}, nil, "mode B requires all three flags: --source, --generate, --agents. Missing: --generate", ErrModeBFlags},
+		{"one file", Input{Compare: two[:1]}, nil, "adversarial comparison requires at least 2 files, got 1", ErrTooFewFiles},
+		{"eleven files", Input{Compare: slices.Repeat(two[:1], 11)}, nil, "maximum 10 files supported, got 11", ErrTooManyFiles},
+		{"one agent", Input{Source: src, Generate: "spec", Agents: "opus"}, nil, "adversarial comparison requires at least 2 agents, got 1", debate.ErrTooFewAgents},
 		{"unquoted instruction", Input{Source: src, Generate: "spec", Agents: "opus:architect:focus,sonnet"}, nil, "Instruction must be quoted", debate.ErrInvalidAgentSpec},
 		{"binary file", Input{Compare: []Draft{two[0], {Name: "b.md", Content: []byte{0, 1}}}}, nil, "b.md: line 1: binary content (NUL byte)", diff.ErrBinary},
 		{"agents per file", Input{Compare: two, Agents: "opus,sonnet,haiku"}, nil, "--agents names 3 agents for 2 files", nil},

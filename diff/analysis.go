@@ -228,8 +228,8 @@ func Label(i int) string {
 
 // Errors for the number of variants, worded as the seed words them.
 var (
-	ErrTooFewVariants  = errors.New("Adversarial comparison requires at least 2 variants")
-	ErrTooManyVariants = errors.New("Maximum 10 variants supported")
+	ErrTooFewVariants  = errors.New("adversarial comparison requires at least 2 variants")
+	ErrTooManyVariants = errors.New("maximum 10 variants supported")
 )
 
 // Option configures [Analyze].

@@ -81,12 +81,12 @@ func TestAnalyzeBadInput(t *testing.T) {
 	t.Run("too few", func(t *testing.T) {
 		_, err := Analyze(ctx, []*Document{spec})
 		assert.ErrorIs(t, err, ErrTooFewVariants)
-		assert.EqualError(t, err, "Adversarial comparison requires at least 2 variants, got 1")
+		assert.EqualError(t, err, "adversarial comparison requires at least 2 variants, got 1")
 	})
 	t.Run("too many", func(t *testing.T) {
 		_, err := Analyze(ctx, slices.Repeat([]*Document{spec}, 11))
 		assert.ErrorIs(t, err, ErrTooManyVariants)
-		assert.EqualError(t, err, "Maximum 10 variants supported, got 11")
+		assert.EqualError(t, err, "maximum 10 variants supported, got 11")
 	})
 	t.Run("nil variant", func(t *testing.T) {
 		_, err := Analyze(ctx, []*Document{spec, nil})

@@ -32,7 +32,7 @@ func ExampleParseAgents() {
 	agents, _, _ := roadmap.ParseAgents(`opus,sonnet:architect,gpt52:"focus on cost"`, roadmap.OfflineRegistry())
 	fmt.Println(roadmap.AgentList(roadmap.ExpandAgents(agents, "security")))
 	// Output:
-	// Agent count must be 2-10. Provided: 1
+	// agent count must be 2-10. Provided: 1
 	// Unknown model 'llama' in --agents. Available models: gemini, gpt52, haiku, opus, sonnet
 	// opus:security,sonnet:architect,gpt52:security:"focus on cost"
 }

@@ -20,13 +20,13 @@ var (
 	// Planner has no pipeline (see WithPipeline).
 	ErrPipelineNotConfigured = errors.New("sc:adversarial pipeline not configured. Required for --specs/--multi-roadmap flags. Configure via: roadmap.WithPipeline")
 	// ErrAgentCount matches an [*AgentCountError].
-	ErrAgentCount = errors.New("Agent count must be 2-10")
+	ErrAgentCount = errors.New("agent count must be 2-10")
 	// ErrAgentsWithoutMultiRoadmap: --agents given without --multi-roadmap.
 	ErrAgentsWithoutMultiRoadmap = errors.New("--agents requires --multi-roadmap")
 	// ErrNoSpec: neither a spec nor --specs was given.
-	ErrNoSpec = errors.New("A specification is required: give a spec file, or --specs for multi-spec consolidation")
+	ErrNoSpec = errors.New("a specification is required: give a spec file, or --specs for multi-spec consolidation")
 	// ErrSpecAndSpecs: a spec and --specs were both given.
-	ErrSpecAndSpecs = errors.New("Give a spec file or --specs, not both: --specs replaces the spec file")
+	ErrSpecAndSpecs = errors.New("give a spec file or --specs, not both: --specs replaces the spec file")
 	// ErrNoApprover: --interactive with an adversarial mode, but no Approver
 	// to ask when convergence is below 60% (see WithApprover).
 	ErrNoApprover = errors.New("--interactive needs an approver to ask when convergence is below 60%. Configure via: roadmap.WithApprover")
@@ -140,7 +140,7 @@ func OfflineRegistry() *provider.Registry {
 }
 
 // ErrEmptySpec: a specification with no text.
-var ErrEmptySpec = errors.New("Specification is empty")
+var ErrEmptySpec = errors.New("specification is empty")
 
 // wave0 is what validation establishes.
 type wave0 struct {

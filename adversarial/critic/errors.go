@@ -16,7 +16,7 @@ var (
 	// artifact.
 	ErrInvalidInput = errors.New("invalid input")
 	// ErrArtifactRequired: no artifact path was given. Its text is the seed's.
-	ErrArtifactRequired = errors.New("Artifact path required")
+	ErrArtifactRequired = errors.New("artifact path required")
 	// ErrArtifactNotFound matches an [*ArtifactNotFoundError].
 	ErrArtifactNotFound = errors.New("artifact not found")
 	// ErrRejected matches a [*RejectedError]: the decision tree refused the

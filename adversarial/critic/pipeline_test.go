@@ -195,7 +195,7 @@ func TestRunErrors(t *testing.T) {
 	assert.ErrorIs(t, err, ErrInvalidInput)
 	_, err = c.Run(context.Background(), PipelineInput{Selection: explicit(t, "fmea", ""), Artifact: Artifact{Content: "# x"}})
 	assert.ErrorIs(t, err, ErrArtifactRequired)
-	assert.Equal(t, "Artifact path required", err.Error())
+	assert.Equal(t, "artifact path required", err.Error())
 	_, err = c.Run(context.Background(), PipelineInput{Selection: explicit(t, "fmea", ""), Artifact: Artifact{Path: "b", Content: "a\x00b"}})
 	assert.ErrorIs(t, err, ErrInvalidInput)
 

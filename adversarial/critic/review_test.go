@@ -60,7 +60,7 @@ func TestReviewArtifactErrors(t *testing.T) {
 	c := New()
 	_, err := c.Review(context.Background(), ReviewInput{Invocation: Invocation{}})
 	assert.ErrorIs(t, err, ErrArtifactRequired)
-	assert.Equal(t, "Artifact path required", err.Error())
+	assert.Equal(t, "artifact path required", err.Error())
 
 	_, err = c.Review(context.Background(), ReviewInput{Invocation: invocation(nil), FS: fstest.MapFS{}})
 	assert.ErrorIs(t, err, ErrArtifactNotFound)

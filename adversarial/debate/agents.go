@@ -84,8 +84,8 @@ func PersonaFocus(persona string) (string, bool) {
 // ErrTooManyAgents. Their texts are the seed's.
 var (
 	ErrInvalidAgentSpec = errors.New("invalid agent spec")
-	ErrTooFewAgents     = errors.New("Adversarial comparison requires at least 2 agents")
-	ErrTooManyAgents    = errors.New("Maximum 10 agents supported")
+	ErrTooFewAgents     = errors.New("adversarial comparison requires at least 2 agents")
+	ErrTooManyAgents    = errors.New("maximum 10 agents supported")
 )
 
 // SpecError is a spec that cannot be used. Its message is the seed's

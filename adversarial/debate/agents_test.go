@@ -84,9 +84,9 @@ func TestParseAgents(t *testing.T) {
 			warns: []string{"Unknown persona wizard, using model defaults"}},
 		{list: "opus,llama3", reg: reg, err: "Unknown model: llama3", is: provider.ErrUnknownModel},
 		{list: "opus,llama3", reg: nil, want: []AgentSpec{{Model: "opus"}, {Model: "llama3"}}},
-		{list: "opus", reg: reg, err: "Adversarial comparison requires at least 2 agents, got 1", is: ErrTooFewAgents},
-		{list: "", reg: reg, err: "Adversarial comparison requires at least 2 agents, got 0", is: ErrTooFewAgents},
-		{list: strings.Repeat("opus,", 10) + "opus", reg: reg, err: "Maximum 10 agents supported, got 11", is: ErrTooManyAgents},
+		{list: "opus", reg: reg, err: "adversarial comparison requires at least 2 agents, got 1", is: ErrTooFewAgents},
+		{list: "", reg: reg, err: "adversarial comparison requires at least 2 agents, got 0", is: ErrTooFewAgents},
+		{list: strings.Repeat("opus,", 10) + "opus", reg: reg, err: "maximum 10 agents supported, got 11", is: ErrTooManyAgents},
 		{list: "opus,,sonnet", reg: reg, err: "Empty agent spec in list: opus,,sonnet", is: ErrInvalidAgentSpec},
 		{list: "opus:architect:scale,sonnet", reg: reg, err: "Instruction must be quoted: opus:architect:scale", is: ErrInvalidAgentSpec},
 	}

@@ -377,12 +377,12 @@ func TestDebateInputErrors(t *testing.T) {
 		errMsg string
 	}{
 		{"one variant", func(in *Input) { in.Variants, in.Advocates = in.Variants[:1], in.Advocates[:1] },
-			diff.ErrTooFewVariants, "Adversarial comparison requires at least 2 variants, got 1"},
+			diff.ErrTooFewVariants, "adversarial comparison requires at least 2 variants, got 1"},
 		{"eleven variants", func(in *Input) {
 			for len(in.Variants) < 11 {
 				in.Variants = append(in.Variants, in.Variants[0])
 			}
-		}, diff.ErrTooManyVariants, "Maximum 10 variants supported, got 11"},
+		}, diff.ErrTooManyVariants, "maximum 10 variants supported, got 11"},
 		{"no analysis", func(in *Input) { in.Analysis = nil }, ErrInvalidInput, "no diff analysis"},
 		{"advocate count", func(in *Input) { in.Advocates = in.Advocates[:2] }, ErrInvalidInput, "2 advocates for 3 variants"},
 		{"nil advocate", func(in *Input) { in.Advocates = []Advocate{in.Advocates[0], nil, in.Advocates[2]} }, ErrInvalidInput, "variant B has no advocate"},
@@ -492,7 +492,7 @@ func TestDebateErrorMessage(t *testing.T) {
 	in.Advocates = []Advocate{good, bad}
 	_, err := Run(context.Background(), in)
 	require.Error(t, err)
-	assert.Equal(t, "Debate aborted: fewer than 2 advocates remain (round 1; advocates failed: B)", err.Error())
+	assert.Equal(t, "debate aborted: fewer than 2 advocates remain (round 1; advocates failed: B)", err.Error())
 }
 
 // A host's circuit breaker may lower the depth between rounds.

@@ -392,7 +392,7 @@ func (r *Result) TotalUsage() provider.Usage {
 
 // ErrTooFewAdvocates is the cause of a [*Error] when failures leave
 // fewer than 2 advocates.
-var ErrTooFewAdvocates = errors.New("Debate aborted: fewer than 2 advocates remain")
+var ErrTooFewAdvocates = errors.New("debate aborted: fewer than 2 advocates remain")
 
 // Error is a debate that could not finish: fewer than 2 advocates
 // remained (Err is [ErrTooFewAdvocates]) or the context ended (Err wraps

@@ -129,7 +129,7 @@ func (c *Command) Fail(err error) int {
 	if err == nil {
 		return ExitOK
 	}
-	msg := strings.TrimPrefix(err.Error(), c.Name+": ")
+	msg := strings.TrimPrefix(UserMessage(err), c.Name+": ")
 	fmt.Fprintf(c.Env.Stderr, "%s: %s\n", c.Name, msg)
 	var ue *UsageError
 	var ie *InputError
@@ -157,10 +157,6 @@ func (c *Command) PrintJSON(v any) error {
 	return enc.Encode(v)
 }
 
-// ErrFileNotFound is the message of a missing input file, in the words the
-// commands have always used.
-var ErrFileNotFound = errors.New("File not found")
-
 // Check reports, as an *InputError with one clean message, why path cannot
 // be read as an input file: it does not exist or is a directory. "-"
 // (standard input) passes.
@@ -171,7 +167,7 @@ func Check(path string) error {
 	st, err := os.Stat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return &InputError{Err: fmt.Errorf("%w: %s", ErrFileNotFound, path)}
+		return &InputError{Err: fmt.Errorf("%w: %s", adversarial.ErrFileNotFound, path)}
 	case err != nil:
 		return &InputError{Err: err}
 	case st.IsDir():
