@@ -20,11 +20,6 @@ var (
 	// ErrUnparseable matches a [*ParseError]: a reply that does not follow
 	// the CHALLENGES / NO OBJECTIONS format.
 	ErrUnparseable = errors.New("unparseable adversary reply")
-	// ErrInvalidReply matches a [*ReplyError]: a model's reply that could
-	// not be used on the first try nor on the retry. It is
-	// llmjson.ErrInvalidReply, the one sentinel every seam's unusable reply
-	// matches.
-	ErrInvalidReply = llmjson.ErrInvalidReply
 	// ErrInvalidDefense matches a defense that answers challenges the
 	// round does not have, or answers one twice.
 	ErrInvalidDefense = errors.New("invalid defense")
@@ -50,8 +45,8 @@ func (e *ReplyError) Error() string {
 	return fmt.Sprintf("challenge: round %d: adversary reply unusable after %d attempts: %v", e.Round, e.Attempts, e.Err)
 }
 
-// Unwrap returns [ErrInvalidReply] and the last problem.
-func (e *ReplyError) Unwrap() []error { return []error{ErrInvalidReply, e.Err} }
+// Unwrap returns [llmjson.ErrInvalidReply] and the last problem.
+func (e *ReplyError) Unwrap() []error { return []error{llmjson.ErrInvalidReply, e.Err} }
 
 // ParseError reports a reply that does not follow the format. It matches
 // [ErrUnparseable].

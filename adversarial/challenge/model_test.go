@@ -9,6 +9,7 @@ import (
 
 	"github.com/crucible-go/crucible/internal/prompt"
 	"github.com/crucible-go/crucible/provider"
+	"github.com/crucible-go/crucible/provider/llmjson"
 	"github.com/crucible-go/crucible/provider/providertest"
 )
 
@@ -149,15 +150,15 @@ func TestModelAdversaryFailsAfterRetry(t *testing.T) {
 	if !errors.As(err, &re) || re.Attempts != 2 || re.Round != 2 || re.Reply != "Looks fine overall." {
 		t.Fatalf("error %v", err)
 	}
-	if !errors.Is(err, ErrInvalidReply) || !errors.Is(err, ErrUnparseable) {
-		t.Errorf("error %v does not match ErrInvalidReply and ErrUnparseable", err)
+	if !errors.Is(err, llmjson.ErrInvalidReply) || !errors.Is(err, ErrUnparseable) {
+		t.Errorf("error %v does not match llmjson.ErrInvalidReply and ErrUnparseable", err)
 	}
 	if n := fake.CallCount(); n != 2 {
 		t.Errorf("%d calls, want 2", n)
 	}
 	// The loop still returns the artifact.
 	o, err := enabled(WithAdversary(newModel(t, fake))).Run(context.Background(), Input{Type: Plan, Artifact: artifact})
-	if !errors.Is(err, ErrInvalidReply) || o.Artifact != artifact || o.Status != StatusInterrupted {
+	if !errors.Is(err, llmjson.ErrInvalidReply) || o.Artifact != artifact || o.Status != StatusInterrupted {
 		t.Errorf("loop: %v, %+v", err, o)
 	}
 }

@@ -28,10 +28,6 @@ var (
 	// ErrModeUnavailable is returned by an [Engine] that cannot run a mode;
 	// the pipeline skips the mode and runs the rest (graceful degradation).
 	ErrModeUnavailable = errors.New("mode unavailable")
-	// ErrInvalidReply (llmjson.ErrInvalidReply, the one sentinel every
-	// seam's unusable reply matches) matches a [*ReplyError]: a model's reply failed
-	// validation twice.
-	ErrInvalidReply = llmjson.ErrInvalidReply
 	// ErrCheckpoint matches a checkpoint that cannot resume this run.
 	ErrCheckpoint = errors.New("checkpoint does not match")
 )
@@ -89,5 +85,5 @@ func (e *ReplyError) Error() string {
 	return fmt.Sprintf("critic: %s: reply invalid after %d attempts: %v", e.Mode, e.Attempts, e.Err)
 }
 
-// Unwrap returns [ErrInvalidReply] and the validation error.
-func (e *ReplyError) Unwrap() []error { return []error{ErrInvalidReply, e.Err} }
+// Unwrap returns [llmjson.ErrInvalidReply] and the validation error.
+func (e *ReplyError) Unwrap() []error { return []error{llmjson.ErrInvalidReply, e.Err} }

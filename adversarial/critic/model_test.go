@@ -9,6 +9,7 @@ import (
 	"testing/fstest"
 
 	"github.com/crucible-go/crucible/provider"
+	"github.com/crucible-go/crucible/provider/llmjson"
 	"github.com/crucible-go/crucible/provider/providertest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -110,7 +111,7 @@ func TestModelEngineValidation(t *testing.T) {
 			fake.On().Reply(tt.reply)
 			_, err := modelCritic(t, fake).Run(context.Background(), PipelineInput{Selection: explicit(t, tt.mode, ""), Artifact: sample(t)})
 			require.Error(t, err)
-			assert.ErrorIs(t, err, ErrInvalidReply)
+			assert.ErrorIs(t, err, llmjson.ErrInvalidReply)
 			var re *ReplyError
 			require.ErrorAs(t, err, &re)
 			assert.Equal(t, 2, re.Attempts)
