@@ -310,9 +310,8 @@ func chaosFaults(seed int64) providertest.Faults {
 // evaluation set of ../shared/eval when present.
 func chaosCases(t *testing.T) []*chaosCase {
 	samples := sampleDrafts(t)
-	agents := func(n int) string {
-		specs := []string{"opus:architect", "sonnet:security", "haiku:performance", "gpt52:qa", "gemini:analyzer", "opus:backend"}
-		return strings.Join(specs[:n], ",")
+	agents := func(n int) []debate.AgentSpec {
+		return agentList("opus:architect,sonnet:security,haiku:performance,gpt52:qa,gemini:analyzer,opus:backend")[:n]
 	}
 	cases := []*chaosCase{
 		{name: "samples", in: Input{Compare: samples, ArtifactType: "Specification", Agents: agents(3)}},
@@ -322,9 +321,7 @@ func chaosCases(t *testing.T) []*chaosCase {
 	modeB := &chaosCase{name: "samples-mode-b", in: Input{Source: src, Generate: "spec", Agents: agents(3)}, drafts: map[string]string{}}
 	srcDoc, err := diff.Parse(src.Name, src.Content)
 	require.NoError(t, err)
-	specs, _, err := debate.ParseAgents(agents(3), nil)
-	require.NoError(t, err)
-	for i, s := range specs {
+	for i, s := range agents(3) {
 		d, err := OutlineGenerator{}.Generate(context.Background(), GenerateRequest{Index: i + 1, Type: "spec", Agent: s, Source: srcDoc})
 		require.NoError(t, err)
 		modeB.drafts[s.String()] = "```markdown\n" + d + "```\n"

@@ -45,7 +45,7 @@ func TestRunErrorMatchesTheCause(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			in := Input{Compare: sampleDrafts(t), Agents: "opus:architect,sonnet:security,haiku:performance"}
+			in := Input{Compare: sampleDrafts(t), Agents: agentList("opus:architect,sonnet:security,haiku:performance")}
 			res, err := tt.runner(t).Run(context.Background(), in)
 			require.NotNil(t, res)
 			assert.Equal(t, StatusFailed, res.Status)

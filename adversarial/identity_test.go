@@ -26,6 +26,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/crucible-go/crucible/adversarial/debate"
 	"github.com/crucible-go/crucible/internal/samplegen"
 	"github.com/crucible-go/crucible/provider"
 	"github.com/crucible-go/crucible/provider/providertest"
@@ -45,7 +46,7 @@ func TestArtifactsIdentity(t *testing.T) {
 		{"mode-b-offline", func(t *testing.T) (*Result, error) {
 			src := &Draft{Name: "spec.md", Content: sampleDrafts(t)[0].Content}
 			return newPipeline().Run(context.Background(),
-				Input{Source: src, Generate: "spec", Agents: "opus:architect,sonnet:security,haiku:performance"})
+				Input{Source: src, Generate: "spec", Agents: agentList("opus:architect,sonnet:security,haiku:performance")})
 		}},
 		{"model-advocates-standard", modelAdvocateRun("standard", "")},
 		{"model-advocates-deep", modelAdvocateRun("deep", "")},
@@ -109,8 +110,8 @@ func modelAdvocateRun(depth, failing string) func(t *testing.T) (*Result, error)
 		for _, m := range []string{"opus", "sonnet", "haiku"} {
 			require.NoError(t, reg.Register(m, fake))
 		}
-		in := Input{Compare: sampleDrafts(t), ArtifactType: "Specification", Depth: depth, Convergence: 0.9,
-			Agents: "opus:architect,sonnet:security,haiku:performance"}
+		in := Input{Compare: sampleDrafts(t), ArtifactType: "Specification", Depth: debate.Depth(depth), Convergence: 0.9,
+			Agents: agentList("opus:architect,sonnet:security,haiku:performance")}
 		return newPipeline(WithRegistry(reg), WithModelAdvocates()).Run(context.Background(), in)
 	}
 }

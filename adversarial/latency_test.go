@@ -195,7 +195,7 @@ func TestRealisticLatency(t *testing.T) {
 				}
 				r := New(opts...)
 				start := time.Now()
-				res, err := r.Run(context.Background(), Input{Compare: drafts, Agents: strings.Join(agents, ",")})
+				res, err := r.Run(context.Background(), Input{Compare: drafts, Agents: agentList(strings.Join(agents, ","))})
 				elapsed := time.Since(start)
 				requireRunOutcome(t, res, err)
 				if tc.timeout > 0 {

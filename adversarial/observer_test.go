@@ -72,7 +72,7 @@ func TestObserverSeesStepsAndCallsInTheirContexts(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			tr := &tracer{}
-			in := Input{Compare: sampleDrafts(t), Agents: "opus:architect,sonnet:security,haiku:performance"}
+			in := Input{Compare: sampleDrafts(t), Agents: agentList("opus:architect,sonnet:security,haiku:performance")}
 			_, err := newPipeline(append(tt.opts, WithObserver(tr))...).Run(context.Background(), in)
 			for step, n := range tr.open {
 				assert.Zero(t, n, "step %s: every StepStarted is closed by one StepFinished or StepFailed", step)

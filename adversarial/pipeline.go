@@ -8,6 +8,7 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/crucible-go/crucible/adversarial/debate"
 	"github.com/crucible-go/crucible/provider"
 )
 
@@ -37,20 +38,22 @@ type Input struct {
 	// Generate is the artifact type Mode B generates: "roadmap", "spec",
 	// "design", …
 	Generate string `json:"generate,omitempty"`
-	// Agents is Mode B's comma-separated agent specs
-	// (model[:persona[:"instruction"]]), one variant and one advocate each.
-	// In Mode A it optionally names the advocates of the variants, in
-	// order; empty gives each variant the pipeline's default agent.
-	Agents string `json:"agents,omitempty"`
+	// Agents are Mode B's agents, 2–10, one variant and one advocate each.
+	// In Mode A they optionally name the advocates of the variants, one per
+	// variant in order; none gives each variant the pipeline's default
+	// agent. debate.ParseAgents reads the command-line syntax
+	// model[:persona[:"instruction"]],….
+	Agents []debate.AgentSpec `json:"agents,omitempty"`
 
 	// ArtifactType names the artifacts in titles ("Specification",
 	// "Roadmap"); empty uses Generate, or "Artifact".
 	ArtifactType string `json:"artifact_type,omitempty"`
 	// Depth is quick, standard or deep (1, 2 or up to 3 debate rounds);
-	// empty means standard, anything else is a warning and standard.
-	Depth string `json:"depth,omitempty"`
-	// Convergence is the agreement threshold, 0.50–0.99; zero means 0.80,
-	// anything out of range is a warning and 0.80.
+	// empty means standard. Any other value is an error matching
+	// [ErrInvalidInput].
+	Depth debate.Depth `json:"depth,omitempty"`
+	// Convergence is the agreement threshold, 0.50–0.99; zero means 0.80.
+	// A value out of range is an error matching [ErrInvalidInput].
 	Convergence float64 `json:"convergence,omitempty"`
 	// Focus restricts the debate to these areas.
 	Focus []string `json:"focus,omitempty"`
@@ -81,17 +84,22 @@ const (
 	ModeGenerate Mode = "generate" // Mode B: generate variants from a source, then compare
 )
 
-// Errors of input mode parsing, worded as the seed words them.
+// Errors of input mode parsing. The messages name the command-line flags
+// the Input fields stand for.
 var (
 	ErrModeConflict = errors.New("cannot use --compare with --source/--generate/--agents")
 	ErrNoMode       = errors.New("must provide --compare (Mode A) or --source + --generate + --agents (Mode B)")
 	ErrModeBFlags   = errors.New("mode B requires all three flags: --source, --generate, --agents")
+	// ErrInvalidInput matches an Input value out of its range: an unknown
+	// Depth, a Convergence outside 0.50–0.99, Mode A agents that are not
+	// one per variant, an empty source.
+	ErrInvalidInput = errors.New("invalid input")
 )
 
 // Mode reports the input's mode, or the seed's error for a conflict, a
 // missing mode, or Mode B flags missing.
 func (in Input) Mode() (Mode, error) {
-	modeB := in.Source != nil || in.Generate != "" || (in.Agents != "" && len(in.Compare) == 0)
+	modeB := in.Source != nil || in.Generate != "" || (len(in.Agents) > 0 && len(in.Compare) == 0)
 	switch {
 	case len(in.Compare) > 0 && (in.Source != nil || in.Generate != ""):
 		return "", ErrModeConflict
@@ -107,7 +115,7 @@ func (in Input) Mode() (Mode, error) {
 	if in.Generate == "" {
 		missing = append(missing, "--generate")
 	}
-	if in.Agents == "" {
+	if len(in.Agents) == 0 {
 		missing = append(missing, "--agents")
 	}
 	if len(missing) > 0 {

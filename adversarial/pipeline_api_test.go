@@ -17,12 +17,12 @@ func TestInputMode(t *testing.T) {
 		err  string
 	}{
 		{"mode A", Input{Compare: two}, ModeCompare, ""},
-		{"mode A with agents names advocates", Input{Compare: two, Agents: "opus,sonnet"}, ModeCompare, ""},
-		{"mode B", Input{Source: src, Generate: "roadmap", Agents: "opus,sonnet"}, ModeGenerate, ""},
+		{"mode A with agents names advocates", Input{Compare: two, Agents: agentList("opus,sonnet")}, ModeCompare, ""},
+		{"mode B", Input{Source: src, Generate: "roadmap", Agents: agentList("opus,sonnet")}, ModeGenerate, ""},
 		{"both", Input{Compare: two, Source: src, Generate: "roadmap"}, "", "cannot use --compare with --source/--generate/--agents"},
 		{"neither", Input{}, "", "must provide --compare (Mode A) or --source + --generate + --agents (Mode B)"},
 		{"mode B missing agents", Input{Source: src, Generate: "roadmap"}, "", "mode B requires all three flags: --source, --generate, --agents. Missing: --agents"},
-		{"mode B missing source and generate", Input{Agents: "opus,sonnet"}, "", "mode B requires all three flags: --source, --generate, --agents. Missing: --source, --generate"},
+		{"mode B missing source and generate", Input{Agents: agentList("opus,sonnet")}, "", "mode B requires all three flags: --source, --generate, --agents. Missing: --source, --generate"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -112,13 +112,15 @@ func TestPipelineInputErrors(t *testing.T) {
 	}{
 		{"no mode", Input{}, nil, "must provide --compare (Mode A) or --source + --generate + --agents (Mode B)", ErrNoMode},
 		{"both modes", Input{Compare: two, Source: src}, nil, "cannot use --compare with --source/--generate/--agents", ErrModeConflict},
-		{"mode B missing", Input{Source: src, Agents: "opus,sonnet"}, nil, "mode B requires all three flags: --source, --generate, --agents. Missing: --generate", ErrModeBFlags},
+		{"mode B missing", Input{Source: src, Agents: agentList("opus,sonnet")}, nil, "mode B requires all three flags: --source, --generate, --agents. Missing: --generate", ErrModeBFlags},
 		{"one file", Input{Compare: two[:1]}, nil, "adversarial comparison requires at least 2 files, got 1", ErrTooFewFiles},
 		{"eleven files", Input{Compare: slices.Repeat(two[:1], 11)}, nil, "maximum 10 files supported, got 11", ErrTooManyFiles},
-		{"one agent", Input{Source: src, Generate: "spec", Agents: "opus"}, nil, "adversarial comparison requires at least 2 agents, got 1", debate.ErrTooFewAgents},
-		{"unquoted instruction", Input{Source: src, Generate: "spec", Agents: "opus:architect:focus,sonnet"}, nil, "Instruction must be quoted", debate.ErrInvalidAgentSpec},
+		{"one agent", Input{Source: src, Generate: "spec", Agents: agentList("opus")}, nil, "adversarial comparison requires at least 2 agents, got 1", debate.ErrTooFewAgents},
+		{"malformed agent", Input{Source: src, Generate: "spec", Agents: []debate.AgentSpec{{Model: "opus:x"}, {Model: "sonnet"}}}, nil, "Unknown model: opus:x", debate.ErrInvalidAgentSpec},
+		{"unknown depth", Input{Compare: two, Depth: "bottomless"}, nil, `invalid input: unknown depth "bottomless"`, ErrInvalidInput},
+		{"convergence out of range", Input{Compare: two, Convergence: 1.5}, nil, "invalid input: convergence 1.5 out of range [0.50, 0.99]", ErrInvalidInput},
 		{"binary file", Input{Compare: []Draft{two[0], {Name: "b.md", Content: []byte{0, 1}}}}, nil, "b.md: line 1: binary content (NUL byte)", diff.ErrBinary},
-		{"agents per file", Input{Compare: two, Agents: "opus,sonnet,haiku"}, nil, "--agents names 3 agents for 2 files", nil},
+		{"agents per file", Input{Compare: two, Agents: agentList("opus,sonnet,haiku")}, nil, "invalid input: 3 agents for 2 variants", ErrInvalidInput},
 		{"models without registry", Input{Compare: two}, []Option{WithModelAdvocates()}, "need a provider registry", ErrNoRegistry},
 		{"escaping merged name", Input{Compare: two, MergedOutput: "../x.md"}, nil, "escapes the output directory", ErrUnsafeName},
 	}
@@ -133,13 +135,6 @@ func TestPipelineInputErrors(t *testing.T) {
 			}
 		})
 	}
-}
-
-func TestPipelineWarnsAboutSettings(t *testing.T) {
-	res, err := newPipeline().Run(context.Background(), Input{Compare: sampleDrafts(t), Depth: "bottomless", Convergence: 1.5})
-	require.NoError(t, err)
-	assert.Contains(t, res.Warnings, "Unknown depth bottomless, using standard")
-	assert.Contains(t, res.Warnings, "Convergence 1.5 out of range [0.50, 0.99], using 0.80")
 }
 
 // ---- the error matrix ----
@@ -221,7 +216,7 @@ func TestErrorMatrixSingleVariantRemaining(t *testing.T) {
 		return "# Draft by opus\n\n## Scope\n\nThe API must answer within 200 ms.\n", nil
 	})
 	res, err := newPipeline(WithGenerator(gen)).Run(context.Background(),
-		Input{Source: src, Generate: "spec", Agents: "opus:architect,sonnet:security,haiku"})
+		Input{Source: src, Generate: "spec", Agents: agentList("opus:architect,sonnet:security,haiku")})
 	requireRunOutcome(t, res, err)
 	assert.ErrorIs(t, err, diff.ErrTooFewVariants)
 	assert.Equal(t, StatusFailed, res.Status)
@@ -252,7 +247,7 @@ func TestModeBThroughTheRegistry(t *testing.T) {
 	}
 	src := &Draft{Name: "spec.md", Content: sampleDrafts(t)[0].Content}
 	res, err := newPipeline(WithRegistry(reg)).Run(context.Background(),
-		Input{Source: src, Generate: "roadmap", Agents: `opus:architect,sonnet:security:"focus on tokens",haiku`})
+		Input{Source: src, Generate: "roadmap", Agents: agentList(`opus:architect,sonnet:security:"focus on tokens",haiku`)})
 	require.NoError(t, err)
 	assert.NotEqual(t, StatusFailed, res.Status)
 	assert.Equal(t, []string{"adversarial/variant-1-opus-architect.md", "adversarial/variant-2-sonnet-security.md"}, artifactNames(res)[:2],
@@ -285,7 +280,7 @@ func TestModeBThroughTheRegistry(t *testing.T) {
 func TestModeBOffline(t *testing.T) {
 	src := &Draft{Name: "spec.md", Content: sampleDrafts(t)[0].Content}
 	res, err := newPipeline().Run(context.Background(),
-		Input{Source: src, Generate: "spec", Agents: "opus:architect,sonnet:security,haiku:performance"})
+		Input{Source: src, Generate: "spec", Agents: agentList("opus:architect,sonnet:security,haiku:performance")})
 	require.NoError(t, err)
 	assert.NotEqual(t, StatusFailed, res.Status)
 	v3 := string(mustArtifact(t, res, "adversarial/variant-3-haiku-performance.md"))

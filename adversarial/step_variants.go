@@ -34,15 +34,18 @@ func (r *Runner) prepare(ctx context.Context, in Input) (*run, error) {
 		return nil, err
 	}
 	x := &run{r: r, in: in, mode: mode, res: &Result{Status: StatusSuccess}}
-	var warn string
-	if x.depth, warn = debate.ParseDepth(in.Depth); warn != "" {
-		x.warn(warn)
+	switch x.depth = in.Depth; {
+	case x.depth == "":
+		x.depth = debate.DepthStandard
+	case x.depth.MaxRounds() == 0:
+		return nil, fmt.Errorf("%w: unknown depth %q: quick, standard or deep", ErrInvalidInput, in.Depth)
+	}
+	if !debate.ValidConvergence(in.Convergence) {
+		return nil, fmt.Errorf("%w: convergence %v out of range [0.50, 0.99]", ErrInvalidInput, in.Convergence)
 	}
 	x.threshold = debate.DefaultConvergence
 	if in.Convergence != 0 {
-		if x.threshold, warn = debate.CheckConvergence(in.Convergence); warn != "" {
-			x.warn(warn)
-		}
+		x.threshold = in.Convergence
 	}
 	x.artifactType = in.ArtifactType
 	if x.artifactType == "" {
@@ -99,15 +102,15 @@ func (x *run) prepareCompare() error {
 	case n > 10:
 		return fmt.Errorf("%w, got %d", ErrTooManyFiles, n)
 	}
-	if in.Agents != "" {
-		specs, warnings, err := debate.ParseAgents(in.Agents, x.r.registry)
+	if len(in.Agents) > 0 {
+		if len(in.Agents) != len(in.Compare) {
+			return fmt.Errorf("%w: %d agents for %d variants; name one per variant or none", ErrInvalidInput, len(in.Agents), len(in.Compare))
+		}
+		warnings, err := debate.CheckAgents(in.Agents, x.r.registry)
 		if err != nil {
 			return err
 		}
-		if len(specs) != len(in.Compare) {
-			return fmt.Errorf("adversarial: --agents names %d agents for %d files; name one per file or none", len(specs), len(in.Compare))
-		}
-		x.specs = specs
+		x.specs = in.Agents
 		for _, w := range warnings {
 			x.warn(w)
 		}
@@ -136,14 +139,14 @@ func (x *run) prepareCompare() error {
 
 // prepareGenerate parses Mode B's agents and source.
 func (x *run) prepareGenerate() error {
-	specs, warnings, err := debate.ParseAgents(x.in.Agents, x.r.registry)
+	warnings, err := debate.CheckAgents(x.in.Agents, x.r.registry)
 	if err != nil {
 		return err
 	}
 	for _, w := range warnings {
 		x.warn(w)
 	}
-	x.specs = specs
+	x.specs = x.in.Agents
 	name := x.in.Source.Name
 	if name == "" {
 		name = "source.md"
@@ -153,7 +156,7 @@ func (x *run) prepareGenerate() error {
 		return err
 	}
 	if len(src.Source) == 0 {
-		return fmt.Errorf("adversarial: the source %s is empty", name)
+		return fmt.Errorf("%w: the source %s is empty", ErrInvalidInput, name)
 	}
 	x.source = src
 	return nil

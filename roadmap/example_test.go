@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/crucible-go/crucible/adversarial"
+	"github.com/crucible-go/crucible/adversarial/debate"
 	"github.com/crucible-go/crucible/roadmap"
 )
 
@@ -23,13 +24,15 @@ func ExampleDetectMode() {
 	// none
 }
 
-func ExampleParseAgents() {
-	_, _, err := roadmap.ParseAgents("opus:architect", roadmap.OfflineRegistry())
+func ExampleCheckAgents() {
+	one, _ := debate.ParseAgents("opus:architect")
+	_, err := roadmap.CheckAgents(one, roadmap.OfflineRegistry())
 	fmt.Println(err)
-	_, _, err = roadmap.ParseAgents("opus,llama", roadmap.OfflineRegistry())
+	unknown, _ := debate.ParseAgents("opus,llama")
+	_, err = roadmap.CheckAgents(unknown, roadmap.OfflineRegistry())
 	fmt.Println(err)
 
-	agents, _, _ := roadmap.ParseAgents(`opus,sonnet:architect,gpt52:"focus on cost"`, roadmap.OfflineRegistry())
+	agents, _ := debate.ParseAgents(`opus,sonnet:architect,gpt52:"focus on cost"`)
 	fmt.Println(roadmap.AgentList(roadmap.ExpandAgents(agents, "security")))
 	// Output:
 	// agent count must be 2-10. Provided: 1

@@ -70,7 +70,7 @@ func (f *fakePipeline) Run(ctx context.Context, in adversarial.Input) (*adversar
 			// requirement lines: enough for a unified spec.
 			r.MergedOutput = string(in.Compare[0].Content)
 		case in.Source != nil:
-			r.MergedOutput = "# Roadmap: merged from " + in.Source.Name + "\n\n## Phase 1: Foundations\n\n- Build it (" + in.Agents + ").\n"
+			r.MergedOutput = "# Roadmap: merged from " + in.Source.Name + "\n\n## Phase 1: Foundations\n\n- Build it (" + AgentList(in.Agents) + ").\n"
 		}
 	}
 	if r.Agents == nil && len(in.Compare) > 0 {

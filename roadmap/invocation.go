@@ -56,11 +56,11 @@ func (inv Invocation) CommandLine() string {
 	if in.Generate != "" {
 		parts = append(parts, "--generate", in.Generate)
 	}
-	if in.Agents != "" && len(in.Compare) == 0 {
-		parts = append(parts, "--agents", in.Agents)
+	if len(in.Agents) > 0 && len(in.Compare) == 0 {
+		parts = append(parts, "--agents", AgentList(in.Agents))
 	}
 	if in.Depth != "" {
-		parts = append(parts, "--depth", in.Depth)
+		parts = append(parts, "--depth", string(in.Depth))
 	}
 	if in.OutputDir != "" {
 		parts = append(parts, "--output", in.OutputDir)

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/crucible-go/crucible/adversarial/debate"
 	"github.com/crucible-go/crucible/diff"
 )
 
@@ -94,7 +95,7 @@ func TestDomainTable(t *testing.T) {
 }
 
 func TestExpandAgents(t *testing.T) {
-	agents, _, err := ParseAgents(`opus,sonnet:architect,gpt52:"focus on cost",haiku:qa:"edge cases"`, nil)
+	agents, err := debate.ParseAgents(`opus,sonnet:architect,gpt52:"focus on cost",haiku:qa:"edge cases"`)
 	require.NoError(t, err)
 	got := ExpandAgents(agents, "security")
 	assert.Equal(t, `opus:security,sonnet:architect,gpt52:security:"focus on cost",haiku:qa:"edge cases"`, AgentList(got))

@@ -22,8 +22,8 @@ func TestRunWithTheOfflinePipeline(t *testing.T) {
 	p := New(WithPipeline(pipeline), WithClock(fixedClock), WithApprover(&answer{yes: true}))
 	for _, req := range []Request{
 		{Specs: []adversarial.Draft{spec, second}, OutputDir: "out", Interactive: true},
-		{Spec: &spec, MultiRoadmap: true, Agents: "opus,sonnet", Depth: "quick", OutputDir: "out"},
-		{Specs: []adversarial.Draft{spec, second}, MultiRoadmap: true, Agents: "opus,haiku", OutputDir: "out", Interactive: true},
+		{Spec: &spec, MultiRoadmap: true, Agents: agentList("opus,sonnet"), Depth: "quick", OutputDir: "out"},
+		{Specs: []adversarial.Draft{spec, second}, MultiRoadmap: true, Agents: agentList("opus,haiku"), OutputDir: "out", Interactive: true},
 	} {
 		t.Run(req.Mode().String(), func(t *testing.T) {
 			sink := adversarial.NewMemorySink()

@@ -118,11 +118,11 @@ type Request struct {
 	// specs model[:persona[:"instruction"]] generating competing roadmaps
 	// (Wave 2).
 	MultiRoadmap bool
-	Agents       string
-	// Depth is --depth, mapped directly to the pipeline's: quick, standard
-	// or deep (1, 2 or up to 3 debate rounds), case-insensitive; empty
-	// means standard, anything else is a warning and standard.
-	Depth string
+	Agents       []debate.AgentSpec
+	// Depth is --depth, passed to the pipeline: quick, standard or deep
+	// (1, 2 or up to 3 debate rounds); empty means standard. Any other
+	// value is an error matching adversarial.ErrInvalidInput.
+	Depth debate.Depth
 	// Interactive is --interactive: propagated to every pipeline
 	// invocation, and the approver is asked below 60% convergence.
 	Interactive bool
@@ -189,7 +189,7 @@ func (p *Planner) Run(ctx context.Context, req Request) (*Result, error) {
 	if outDir == "" {
 		outDir = "."
 	}
-	depth := string(w.depth)
+	depth := w.depth
 
 	spec := w.spec
 	source := req.Spec
@@ -238,7 +238,7 @@ func (p *Planner) Run(ctx context.Context, req Request) (*Result, error) {
 		in := adversarial.Input{
 			Source:       source,
 			Generate:     GenerateRoadmap,
-			Agents:       AgentList(res.Agents),
+			Agents:       res.Agents,
 			ArtifactType: "Roadmap",
 			Depth:        depth,
 			Interactive:  req.Interactive,

@@ -75,13 +75,13 @@ func TestRunMultiSpec(t *testing.T) {
 		depth, want string
 		interactive bool
 	}{
-		{"quick", "quick", false}, {"standard", "standard", false}, {"deep", "deep", true}, {"", "standard", false}, {"DEEP", "deep", false},
+		{"quick", "quick", false}, {"standard", "standard", false}, {"deep", "deep", true}, {"", "standard", false},
 	} {
 		t.Run("depth "+tt.depth, func(t *testing.T) {
 			fake := newFake(ok(adversarial.StatusSuccess, 0.84))
 			sink := adversarial.NewMemorySink()
 			p := New(WithPipeline(fake), WithClock(fixedClock), WithApprover(&answer{}))
-			req := Request{Specs: []adversarial.Draft{spec, draft("b.md", variantB)}, Depth: tt.depth, Interactive: tt.interactive, OutputDir: "out", Sink: sink}
+			req := Request{Specs: []adversarial.Draft{spec, draft("b.md", variantB)}, Depth: debate.Depth(tt.depth), Interactive: tt.interactive, OutputDir: "out", Sink: sink}
 			res, err := p.Run(context.Background(), req)
 			require.NoError(t, err)
 
@@ -92,7 +92,7 @@ func TestRunMultiSpec(t *testing.T) {
 			assert.Nil(t, in.Source)
 			assert.Empty(t, in.Generate)
 			assert.Empty(t, in.Agents)
-			assert.Equal(t, tt.want, in.Depth)
+			assert.Equal(t, debate.Depth(tt.want), in.Depth)
 			assert.Equal(t, tt.interactive, in.Interactive, "propagated only when set")
 			assert.Equal(t, "out", in.OutputDir)
 			assert.Equal(t, UnifiedSpecFile, in.MergedOutput)
@@ -124,7 +124,7 @@ func TestRunMultiRoadmap(t *testing.T) {
 	fake := newFake(rep)
 	sink := adversarial.NewMemorySink()
 	p := New(WithPipeline(fake), WithClock(fixedClock))
-	res, err := p.Run(context.Background(), Request{Spec: &spec, MultiRoadmap: true, Agents: `opus,sonnet:architect,gpt52:"favour cost"`,
+	res, err := p.Run(context.Background(), Request{Spec: &spec, MultiRoadmap: true, Agents: agentList(`opus,sonnet:architect,gpt52:"favour cost"`),
 		Depth: "deep", OutputDir: "out", Sink: sink})
 	require.NoError(t, err)
 
@@ -137,19 +137,19 @@ func TestRunMultiRoadmap(t *testing.T) {
 	require.NotNil(t, in.Source)
 	assert.Equal(t, spec, *in.Source)
 	assert.Equal(t, "roadmap", in.Generate)
-	assert.Equal(t, "opus:"+primary+`,sonnet:architect,gpt52:`+primary+`:"favour cost"`, in.Agents, "model-only agents inherit the primary persona")
-	assert.Equal(t, "deep", in.Depth)
+	assert.Equal(t, "opus:"+primary+`,sonnet:architect,gpt52:`+primary+`:"favour cost"`, AgentList(in.Agents), "model-only agents inherit the primary persona")
+	assert.Equal(t, debate.DepthDeep, in.Depth)
 	assert.False(t, in.Interactive)
 	assert.Equal(t, MergedRoadmapFile, in.MergedOutput)
 	assert.False(t, res.Orchestrator)
 
 	assert.Equal(t, &Adversarial{Mode: ModeMultiRoadmap, Agents: []string{"opus:" + primary, "sonnet:architect", "gpt52:" + primary + `:"favour cost"`},
 		ConvergenceScore: 0.9, BaseVariant: "sonnet:architect", ArtifactsDir: path.Join("out", "adversarial")}, res.Adversarial)
-	assert.True(t, strings.HasSuffix(string(res.Roadmap), "---\n# Roadmap: merged from notifications.md\n\n## Phase 1: Foundations\n\n- Build it ("+in.Agents+").\n"),
+	assert.True(t, strings.HasSuffix(string(res.Roadmap), "---\n# Roadmap: merged from notifications.md\n\n## Phase 1: Foundations\n\n- Build it ("+AgentList(in.Agents)+").\n"),
 		"roadmap.md is the merged roadmap under the front matter:\n%s", res.Roadmap)
 	a := frontMatter(t, res.Roadmap)["adversarial"].(map[string]any)
 	assert.Equal(t, "sonnet:architect", a["base_variant"])
-	assert.Equal(t, "sc:adversarial --source notifications.md --generate roadmap --agents "+in.Agents+" --depth deep --output out",
+	assert.Equal(t, "sc:adversarial --source notifications.md --generate roadmap --agents "+AgentList(in.Agents)+" --depth deep --output out",
 		res.Invocations[0].CommandLine())
 }
 
@@ -158,7 +158,7 @@ func TestRunOrchestrator(t *testing.T) {
 	for n, want := range map[int]bool{4: false, 5: true, 10: true} {
 		fake := newFake(ok(adversarial.StatusSuccess, 0.9))
 		agents := strings.TrimSuffix(strings.Repeat("opus,", n), ",")
-		res, err := New(WithPipeline(fake)).Run(context.Background(), Request{Spec: &spec, MultiRoadmap: true, Agents: agents})
+		res, err := New(WithPipeline(fake)).Run(context.Background(), Request{Spec: &spec, MultiRoadmap: true, Agents: agentList(agents)})
 		require.NoError(t, err)
 		assert.Equal(t, want, res.Orchestrator, n)
 		assert.Equal(t, want, res.Extraction.Orchestrator, n)
@@ -184,7 +184,7 @@ func TestRunCombined(t *testing.T) {
 	approver := &answer{yes: true}
 	p := New(WithPipeline(fake), WithClock(fixedClock), WithApprover(approver))
 	res, err := p.Run(context.Background(), Request{Specs: []adversarial.Draft{spec, draft("b.md", variantB)}, MultiRoadmap: true,
-		Agents: "opus,haiku:qa", Interactive: true, OutputDir: "out", Sink: sink})
+		Agents: agentList("opus,haiku:qa"), Interactive: true, OutputDir: "out", Sink: sink})
 	require.NoError(t, err)
 
 	calls := fake.calls()
@@ -194,7 +194,7 @@ func TestRunCombined(t *testing.T) {
 	assert.True(t, calls[0].Interactive)
 	require.NotNil(t, calls[1].Source)
 	assert.Equal(t, adversarial.Draft{Name: UnifiedSpecFile, Content: []byte(unified)}, *calls[1].Source, "the unified spec is Wave 2's source")
-	assert.Equal(t, "opus:security,haiku:qa", calls[1].Agents, "the persona comes from the unified spec")
+	assert.Equal(t, "opus:security,haiku:qa", AgentList(calls[1].Agents), "the persona comes from the unified spec")
 	assert.True(t, calls[1].Interactive, "interactive propagates to both invocations")
 	assert.Equal(t, "out", calls[1].OutputDir)
 	assert.Equal(t, []string{"consolidation/" + adversarial.ReturnContractFile, "consolidation/" + UnifiedSpecFile,
@@ -239,18 +239,18 @@ func TestRunAborts(t *testing.T) {
 			r.res.FailureStage = adversarial.StageDebate
 			return r
 		}()},
-			Request{Specs: two, MultiRoadmap: true, Agents: "opus,sonnet", OutputDir: "out"}, nil, 1, Wave1A, ErrPipelineFailed,
+			Request{Specs: two, MultiRoadmap: true, Agents: agentList("opus,sonnet"), OutputDir: "out"}, nil, 1, Wave1A, ErrPipelineFailed,
 			"sc:adversarial failed. Roadmap generation aborted.\nFailed at stage: debate\nUnresolved conflicts: 2\nReview adversarial artifacts at " +
 				path.Join("out", "consolidation", "adversarial") + " for details.",
 			[]WarningKind{WarnUnresolved, WarnDivergent}},
 		{"low convergence in Wave 2 keeps Wave 1A's warnings", []reply{ok(adversarial.StatusPartial, 0.7), ok(adversarial.StatusPartial, 0.55)},
-			Request{Specs: two, MultiRoadmap: true, Agents: "opus,sonnet:wizard"}, nil, 2, Wave2, ErrLowConvergence,
+			Request{Specs: two, MultiRoadmap: true, Agents: agentList("opus,sonnet:wizard")}, nil, 2, Wave2, ErrLowConvergence,
 			"Adversarial convergence 55% is below 60% threshold.\nUse --interactive to approve low-convergence results, or revise specifications.",
 			[]WarningKind{WarnInput, WarnPartial}},
 		{"declined", []reply{ok(adversarial.StatusPartial, 0.4)}, Request{Specs: two, Interactive: true}, &answer{}, 1, Wave1A, ErrNotApproved,
 			"Adversarial convergence 40% is below 60% threshold and was not approved. Roadmap generation aborted.",
 			[]WarningKind{WarnDivergent}},
-		{"invocation failure", []reply{{err: boom}}, Request{Spec: &spec, MultiRoadmap: true, Agents: "opus,sonnet"}, nil, 1, Wave2, ErrInvocationFailed,
+		{"invocation failure", []reply{{err: boom}}, Request{Spec: &spec, MultiRoadmap: true, Agents: agentList("opus,sonnet")}, nil, 1, Wave2, ErrInvocationFailed,
 			"sc:adversarial invocation failed. Check that the skill is properly installed and configured. Cause: provider exploded", nil},
 		{"no result and no error", []reply{{}}, Request{Specs: two}, nil, 1, Wave1A, ErrInvocationFailed,
 			"sc:adversarial invocation failed. Check that the skill is properly installed and configured.", nil},
@@ -292,12 +292,12 @@ func TestRunInputWarnings(t *testing.T) {
 	spec := notifications(t)
 	fake := newFake(ok(adversarial.StatusSuccess, 0.9))
 	res, err := New(WithPipeline(fake), WithClock(fixedClock)).Run(context.Background(),
-		Request{Spec: &spec, MultiRoadmap: true, Agents: "opus:wizard,sonnet", Depth: "extreme"})
+		Request{Spec: &spec, MultiRoadmap: true, Agents: agentList("opus:wizard,sonnet")})
 	require.NoError(t, err)
-	assert.Equal(t, "standard", fake.calls()[0].Depth)
-	assert.Equal(t, []string{"Unknown persona wizard, using model defaults", "Unknown depth extreme, using standard"}, messages(res.Warnings))
+	assert.Equal(t, debate.DepthStandard, fake.calls()[0].Depth)
+	assert.Equal(t, []string{"Unknown persona wizard, using model defaults"}, messages(res.Warnings))
 	md := res.Extraction.Markdown()
-	assert.Contains(t, md, "## Input Warnings\n\n- Unknown persona wizard, using model defaults\n- Unknown depth extreme, using standard\n")
+	assert.Contains(t, md, "## Input Warnings\n\n- Unknown persona wizard, using model defaults\n")
 	assert.Contains(t, md, "## Consolidation Warnings\n\nNone.\n")
 }
 
@@ -314,11 +314,11 @@ func TestRunHostCollaborators(t *testing.T) {
 	fake := newFake(ok(adversarial.StatusSuccess, 0.9))
 	p := New(WithPipeline(fake), WithPersonaDetector(detector), WithAuthor(author), WithClock(fixedClock))
 
-	res, err := p.Run(context.Background(), Request{Spec: &spec, MultiRoadmap: true, Agents: "opus,sonnet"})
+	res, err := p.Run(context.Background(), Request{Spec: &spec, MultiRoadmap: true, Agents: agentList("opus,sonnet")})
 	require.NoError(t, err)
 	assert.Equal(t, "performance", res.Persona.Primary)
 	assert.Equal(t, "the team said so", res.Extraction.Persona.Reason)
-	assert.Equal(t, "opus:performance,sonnet:performance", fake.calls()[0].Agents)
+	assert.Equal(t, "opus:performance,sonnet:performance", AgentList(fake.calls()[0].Agents))
 	assert.Empty(t, asked, "multi-roadmap takes the pipeline's roadmap")
 
 	res, err = p.Run(context.Background(), Request{Specs: []adversarial.Draft{spec, draft("b.md", variantB)}})
@@ -353,7 +353,7 @@ func TestRunDeterministic(t *testing.T) {
 		sink := adversarial.NewMemorySink()
 		fake := newFake(ok(adversarial.StatusPartial, 0.66, "C-001"), ok(adversarial.StatusSuccess, 0.9))
 		res, err := New(WithPipeline(fake), WithClock(fixedClock)).Run(context.Background(),
-			Request{Specs: []adversarial.Draft{spec, draft("b.md", variantB)}, MultiRoadmap: true, Agents: "opus,sonnet,haiku", OutputDir: "o", Sink: sink})
+			Request{Specs: []adversarial.Draft{spec, draft("b.md", variantB)}, MultiRoadmap: true, Agents: agentList("opus,sonnet,haiku"), OutputDir: "o", Sink: sink})
 		require.NoError(t, err)
 		return res, sink.Artifacts()
 	}
@@ -376,7 +376,7 @@ func TestRunCancelled(t *testing.T) {
 func TestRoadmapFrontMatterIsYAML(t *testing.T) {
 	spec := notifications(t)
 	res, err := New(WithPipeline(newFake(ok(adversarial.StatusSuccess, 0.5))), WithClock(fixedClock)).Run(context.Background(),
-		Request{Spec: &spec, MultiRoadmap: true, Agents: `opus:"say: \"hi\", twice",sonnet`})
+		Request{Spec: &spec, MultiRoadmap: true, Agents: agentList(`opus:"say: \"hi\", twice",sonnet`)})
 	require.NoError(t, err)
 	d, err := diff.Parse("roadmap.md", res.Roadmap)
 	require.NoError(t, err)

@@ -69,47 +69,30 @@ func (e *UnknownModelError) Error() string {
 
 func (e *UnknownModelError) Unwrap() error { return e.Err }
 
-// ParseAgents reads an --agents list with [adversarial.ParseAgents] and
+// CheckAgents checks --agents given as values with debate.CheckAgents and
 // rewords its errors as sc:roadmap does: a count outside 2–10 is an
 // [*AgentCountError], a model reg does not know an [*UnknownModelError]; a
-// malformed spec keeps the adversarial package's message. A nil registry
+// malformed spec keeps the debate package's message. A nil registry
 // accepts every model. The warnings name unknown personas.
-func ParseAgents(list string, reg *provider.Registry) ([]debate.AgentSpec, []string, error) {
-	specs, warnings, err := debate.ParseAgents(list, reg)
-	if err == nil {
-		return specs, warnings, nil
+func CheckAgents(specs []debate.AgentSpec, reg *provider.Registry) ([]string, error) {
+	warnings, err := debate.CheckAgents(specs, reg)
+	if err != nil {
+		return nil, reword(err, len(specs))
 	}
+	return warnings, nil
+}
+
+func reword(err error, n int) error {
 	var unknown *provider.UnknownModelError
 	switch {
 	case errors.Is(err, debate.ErrTooFewAgents):
-		return nil, nil, &AgentCountError{N: countAgents(list), Err: debate.ErrTooFewAgents}
+		return &AgentCountError{N: n, Err: debate.ErrTooFewAgents}
 	case errors.Is(err, debate.ErrTooManyAgents):
-		return nil, nil, &AgentCountError{N: countAgents(list), Err: debate.ErrTooManyAgents}
+		return &AgentCountError{N: n, Err: debate.ErrTooManyAgents}
 	case errors.As(err, &unknown):
-		return nil, nil, &UnknownModelError{Model: unknown.Model, Available: unknown.Available, Err: err}
+		return &UnknownModelError{Model: unknown.Model, Available: unknown.Available, Err: err}
 	}
-	return nil, nil, err
-}
-
-// countAgents counts the items of an --agents list as adversarial.ParseAgents
-// splits it: at commas outside double quotes (where \" and \\ are escapes);
-// an empty list has none. A fuzz test holds the two to the same count.
-func countAgents(list string) int {
-	if strings.TrimSpace(list) == "" {
-		return 0
-	}
-	n, inQuote := 1, false
-	for i := 0; i < len(list); i++ {
-		switch c := list[i]; {
-		case inQuote && c == '\\':
-			i++
-		case c == '"':
-			inQuote = !inQuote
-		case !inQuote && c == ',':
-			n++
-		}
-	}
-	return n
+	return err
 }
 
 // OfflineModels returns the model identifiers the seed names for --agents
@@ -163,7 +146,7 @@ func (p *Planner) validate(req Request) (*wave0, error) {
 	if w.mode.Adversarial() && p.pipeline == nil {
 		return nil, ErrPipelineNotConfigured
 	}
-	if strings.TrimSpace(req.Agents) != "" && !req.MultiRoadmap {
+	if len(req.Agents) > 0 && !req.MultiRoadmap {
 		return nil, ErrAgentsWithoutMultiRoadmap
 	}
 	if w.mode.Consolidates() {
@@ -192,11 +175,11 @@ func (p *Planner) validate(req Request) (*wave0, error) {
 		w.spec = doc
 	}
 	if w.mode.Generates() {
-		agents, warnings, err := ParseAgents(req.Agents, p.registry)
+		warnings, err := CheckAgents(req.Agents, p.registry)
 		if err != nil {
 			return nil, err
 		}
-		w.agents = agents
+		w.agents = req.Agents
 		for _, m := range warnings {
 			w.warnings = append(w.warnings, Warning{Kind: WarnInput, Message: m})
 		}
@@ -204,10 +187,11 @@ func (p *Planner) validate(req Request) (*wave0, error) {
 	if req.Interactive && w.mode.Adversarial() && p.approver == nil {
 		return nil, ErrNoApprover
 	}
-	depth, warning := debate.ParseDepth(req.Depth)
-	w.depth = depth
-	if warning != "" {
-		w.warnings = append(w.warnings, Warning{Kind: WarnInput, Message: warning})
+	switch w.depth = req.Depth; {
+	case w.depth == "":
+		w.depth = debate.DepthStandard
+	case w.depth.MaxRounds() == 0:
+		return nil, fmt.Errorf("%w: unknown depth %q: quick, standard or deep", adversarial.ErrInvalidInput, req.Depth)
 	}
 	return w, nil
 }

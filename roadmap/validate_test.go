@@ -2,7 +2,6 @@ package roadmap
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -45,16 +44,16 @@ func TestValidate(t *testing.T) {
 		{"specs without a pipeline", nil, Request{Specs: specs(2)},
 			"sc:adversarial pipeline not configured. Required for --specs/--multi-roadmap flags. Configure via: roadmap.WithPipeline",
 			[]error{ErrPipelineNotConfigured}},
-		{"multi-roadmap without a pipeline", nil, Request{Spec: &spec, MultiRoadmap: true, Agents: "opus,sonnet"},
+		{"multi-roadmap without a pipeline", nil, Request{Spec: &spec, MultiRoadmap: true, Agents: agentList("opus,sonnet")},
 			"sc:adversarial pipeline not configured. Required for --specs/--multi-roadmap flags. Configure via: roadmap.WithPipeline",
 			[]error{ErrPipelineNotConfigured}},
-		{"combined without a pipeline", nil, Request{Specs: specs(2), MultiRoadmap: true, Agents: "opus,sonnet"},
+		{"combined without a pipeline", nil, Request{Specs: specs(2), MultiRoadmap: true, Agents: agentList("opus,sonnet")},
 			"sc:adversarial pipeline not configured. Required for --specs/--multi-roadmap flags. Configure via: roadmap.WithPipeline",
 			[]error{ErrPipelineNotConfigured}},
-		{"agents without multi-roadmap", withPipeline, Request{Spec: &spec, Agents: "opus,sonnet"},
+		{"agents without multi-roadmap", withPipeline, Request{Spec: &spec, Agents: agentList("opus,sonnet")},
 			"--agents requires --multi-roadmap", []error{ErrAgentsWithoutMultiRoadmap}},
 		{"no spec", nil, Request{}, "a specification is required: give a spec file, or --specs for multi-spec consolidation", []error{ErrNoSpec}},
-		{"multi-roadmap without a spec", withPipeline, Request{MultiRoadmap: true, Agents: "opus,sonnet"},
+		{"multi-roadmap without a spec", withPipeline, Request{MultiRoadmap: true, Agents: agentList("opus,sonnet")},
 			"a specification is required: give a spec file, or --specs for multi-spec consolidation", []error{ErrNoSpec}},
 		{"spec and specs", withPipeline, Request{Spec: &spec, Specs: specs(2)},
 			"give a spec file or --specs, not both: --specs replaces the spec file", []error{ErrSpecAndSpecs}},
@@ -68,18 +67,18 @@ func TestValidate(t *testing.T) {
 			"roadmap: b.md: line 1: binary content (NUL byte)", []error{diff.ErrBinary}},
 		{"multi-roadmap without agents", withPipeline, Request{Spec: &spec, MultiRoadmap: true},
 			"agent count must be 2-10. Provided: 0", []error{ErrAgentCount, debate.ErrTooFewAgents}},
-		{"one agent", withPipeline, Request{Spec: &spec, MultiRoadmap: true, Agents: "opus:architect"},
+		{"one agent", withPipeline, Request{Spec: &spec, MultiRoadmap: true, Agents: agentList("opus:architect")},
 			"agent count must be 2-10. Provided: 1", []error{ErrAgentCount, debate.ErrTooFewAgents}},
-		{"eleven agents", withPipeline, Request{Spec: &spec, MultiRoadmap: true, Agents: eleven},
+		{"eleven agents", withPipeline, Request{Spec: &spec, MultiRoadmap: true, Agents: agentList(eleven)},
 			"agent count must be 2-10. Provided: 11", []error{ErrAgentCount, debate.ErrTooManyAgents}},
-		{"commas inside an instruction do not count", withPipeline,
-			Request{Spec: &spec, MultiRoadmap: true, Agents: `opus:architect:"scale, cost, and \"latency\""`},
-			"agent count must be 2-10. Provided: 1", []error{ErrAgentCount}},
-		{"unknown model offline", withPipeline, Request{Specs: specs(2), MultiRoadmap: true, Agents: "opus,llama3:security"},
+		{"unknown model offline", withPipeline, Request{Specs: specs(2), MultiRoadmap: true, Agents: agentList("opus,llama3:security")},
 			"Unknown model 'llama3' in --agents. Available models: gemini, gpt52, haiku, opus, sonnet",
 			[]error{provider.ErrUnknownModel, debate.ErrInvalidAgentSpec}},
-		{"malformed spec keeps the adversarial message", withPipeline, Request{Spec: &spec, MultiRoadmap: true, Agents: "opus:architect:be brief,sonnet"},
-			"Instruction must be quoted: opus:architect:be brief", []error{debate.ErrInvalidAgentSpec}},
+		{"malformed agent keeps the debate package's message", withPipeline,
+			Request{Spec: &spec, MultiRoadmap: true, Agents: []debate.AgentSpec{{Model: "opus", Persona: "be brief"}, {Model: "sonnet"}}},
+			"Invalid persona be brief in agent spec: opus:be brief", []error{debate.ErrInvalidAgentSpec}},
+		{"unknown depth", withPipeline, Request{Specs: specs(2), Depth: "extreme"},
+			`invalid input: unknown depth "extreme": quick, standard or deep`, []error{adversarial.ErrInvalidInput}},
 		{"interactive without an approver", withPipeline, Request{Specs: specs(2), Interactive: true},
 			"--interactive needs an approver to ask when convergence is below 60%. Configure via: roadmap.WithApprover", []error{ErrNoApprover}},
 	}
@@ -109,7 +108,7 @@ func TestValidateUnknownModelListsTheRegistry(t *testing.T) {
 	require.NoError(t, reg.Register("gpt-5.2", providertest.Echo(), "gpt52"))
 	p := New(WithPipeline(newFake(ok(adversarial.StatusSuccess, 1))), WithRegistry(reg))
 	spec := draft("spec.md", tinySpec)
-	err := p.Validate(Request{Spec: &spec, MultiRoadmap: true, Agents: "opus,gemini:security"})
+	err := p.Validate(Request{Spec: &spec, MultiRoadmap: true, Agents: agentList("opus,gemini:security")})
 	require.Error(t, err)
 	assert.Equal(t, "Unknown model 'gemini' in --agents. Available models: claude-opus, gpt-5.2, gpt52, opus", err.Error())
 	var unknown *UnknownModelError
@@ -118,11 +117,11 @@ func TestValidateUnknownModelListsTheRegistry(t *testing.T) {
 	var inner *provider.UnknownModelError
 	assert.ErrorAs(t, err, &inner, "the registry's error stays reachable")
 
-	assert.NoError(t, p.Validate(Request{Spec: &spec, MultiRoadmap: true, Agents: "OPUS:architect,gpt52"}), "names are case-insensitive")
+	assert.NoError(t, p.Validate(Request{Spec: &spec, MultiRoadmap: true, Agents: agentList("OPUS:architect,gpt52")}), "names are case-insensitive")
 
 	// A nil registry accepts any model.
 	p = New(WithPipeline(newFake(ok(adversarial.StatusSuccess, 1))), WithRegistry(nil))
-	assert.NoError(t, p.Validate(Request{Spec: &spec, MultiRoadmap: true, Agents: "llama3,mistral"}))
+	assert.NoError(t, p.Validate(Request{Spec: &spec, MultiRoadmap: true, Agents: agentList("llama3,mistral")}))
 }
 
 func TestValidateAccepts(t *testing.T) {
@@ -133,9 +132,9 @@ func TestValidateAccepts(t *testing.T) {
 		{Spec: &spec, Interactive: true},
 		{Specs: specs(2)},
 		{Specs: specs(10), Interactive: true},
-		{Spec: &spec, MultiRoadmap: true, Agents: "opus,sonnet"},
-		{Spec: &spec, MultiRoadmap: true, Agents: strings.Repeat("haiku,", 9) + "gemini"},
-		{Specs: specs(3), MultiRoadmap: true, Agents: `opus:"be brief",gpt52:security`, Depth: "deep"},
+		{Spec: &spec, MultiRoadmap: true, Agents: agentList("opus,sonnet")},
+		{Spec: &spec, MultiRoadmap: true, Agents: agentList(strings.Repeat("haiku,", 9) + "gemini")},
+		{Specs: specs(3), MultiRoadmap: true, Agents: agentList(`opus:"be brief",gpt52:security`), Depth: "deep"},
 	} {
 		assert.NoError(t, p.Validate(req), "%+v", req)
 	}
@@ -151,40 +150,4 @@ func TestOfflineRegistryAnswersNoCall(t *testing.T) {
 	assert.ErrorIs(t, err, ErrValidationOnly)
 	assert.ErrorIs(t, err, provider.ErrInvalidRequest)
 	assert.False(t, provider.IsRetryable(err))
-}
-
-func TestCountAgents(t *testing.T) {
-	for list, want := range map[string]int{
-		"": 0, "  ": 0, "opus": 1, "opus,sonnet": 2, "opus,": 2, `opus:"a,b",sonnet`: 2,
-		`opus:"say \"x,y\"",sonnet,haiku`: 3, `opus:"a\\",sonnet`: 2,
-	} {
-		assert.Equal(t, want, countAgents(list), list)
-	}
-}
-
-// FuzzCountAgents holds countAgents to adversarial.ParseAgents: whenever
-// ParseAgents rejects a count, countAgents gives one outside 2–10, and
-// whenever it accepts a list, the same count.
-func FuzzCountAgents(f *testing.F) {
-	for _, s := range []string{"", "opus", "opus,sonnet", `opus:"a,b",sonnet`, `opus:arch:"x\"y,z",a,b`, strings.Repeat("a,", 12)} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, list string) {
-		specs, _, err := debate.ParseAgents(list, nil)
-		n := countAgents(list)
-		switch {
-		case err == nil:
-			if n != len(specs) {
-				t.Fatalf("countAgents(%q) = %d, ParseAgents found %d", list, n, len(specs))
-			}
-		case errors.Is(err, debate.ErrTooFewAgents) || errors.Is(err, debate.ErrTooManyAgents):
-			if n >= 2 && n <= 10 {
-				t.Fatalf("ParseAgents(%q): %v, but countAgents = %d", list, err, n)
-			}
-			got, _, perr := ParseAgents(list, nil)
-			if got != nil || perr == nil || !strings.HasSuffix(perr.Error(), fmt.Sprintf("Provided: %d", n)) {
-				t.Fatalf("ParseAgents(%q) = %v, %v", list, got, perr)
-			}
-		}
-	})
 }

@@ -165,41 +165,57 @@ func ParseAgentSpec(s string) (AgentSpec, error) {
 }
 
 // ParseAgents parses a comma-separated --agents list (commas inside quotes
-// do not split) and checks it: 2–10 agents, every model known to reg (a nil
-// registry skips the check). An unknown persona is not an error: it yields
-// the warning "Unknown persona <persona>, using model defaults".
-func ParseAgents(list string, reg *provider.Registry) ([]AgentSpec, []string, error) {
+// do not split) with [ParseAgentSpec]; an empty list has no agents. It
+// checks the syntax only: [CheckAgents] checks the count and the models
+// (the pipeline calls it on its input).
+func ParseAgents(list string) ([]AgentSpec, error) {
 	items := splitOutsideQuotes(list, ',')
 	if strings.TrimSpace(list) == "" {
 		items = nil
 	}
 	var specs []AgentSpec
-	var warnings []string
 	for _, item := range items {
 		if strings.TrimSpace(item) == "" {
-			return nil, nil, &SpecError{Spec: item, Message: "Empty agent spec in list: " + list}
+			return nil, &SpecError{Spec: item, Message: "Empty agent spec in list: " + list}
 		}
 		spec, err := ParseAgentSpec(item)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
+		}
+		specs = append(specs, spec)
+	}
+	return specs, nil
+}
+
+// CheckAgents checks agents given as values: 2–10 of them, every model
+// well-formed and known to reg (a nil registry skips that check). An
+// unknown persona is not an error: it yields the warning "Unknown persona
+// <persona>, using model defaults".
+func CheckAgents(specs []AgentSpec, reg *provider.Registry) ([]string, error) {
+	var warnings []string
+	for _, spec := range specs {
+		if !isName(spec.Model) {
+			return nil, &SpecError{Spec: spec.String(), Message: "Unknown model: " + spec.Model}
+		}
+		if spec.Persona != "" && !isName(spec.Persona) {
+			return nil, &SpecError{Spec: spec.String(), Message: "Invalid persona " + spec.Persona + " in agent spec: " + spec.String()}
 		}
 		if reg != nil {
 			if _, err := reg.Resolve(spec.Model); err != nil {
-				return nil, nil, &SpecError{Spec: item, Message: "Unknown model: " + spec.Model, Err: err}
+				return nil, &SpecError{Spec: spec.String(), Message: "Unknown model: " + spec.Model, Err: err}
 			}
 		}
 		if !spec.KnownPersona() {
 			warnings = append(warnings, fmt.Sprintf("Unknown persona %s, using model defaults", spec.Persona))
 		}
-		specs = append(specs, spec)
 	}
 	switch n := len(specs); {
 	case n < 2:
-		return nil, nil, fmt.Errorf("%w, got %d", ErrTooFewAgents, n)
+		return nil, fmt.Errorf("%w, got %d", ErrTooFewAgents, n)
 	case n > 10:
-		return nil, nil, fmt.Errorf("%w, got %d", ErrTooManyAgents, n)
+		return nil, fmt.Errorf("%w, got %d", ErrTooManyAgents, n)
 	}
-	return specs, warnings, nil
+	return warnings, nil
 }
 
 // isName reports whether s can be a model or persona: no separators,

@@ -92,7 +92,11 @@ func TestParseAgents(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.list, func(t *testing.T) {
-			got, warns, err := ParseAgents(tt.list, tt.reg)
+			got, err := ParseAgents(tt.list)
+			var warns []string
+			if err == nil {
+				warns, err = CheckAgents(got, tt.reg)
+			}
 			if tt.err != "" {
 				require.Error(t, err)
 				assert.Equal(t, tt.err, err.Error())
@@ -109,7 +113,9 @@ func TestParseAgents(t *testing.T) {
 // The registry's error stays reachable so that the roadmap integration
 // can reword it ("Unknown model '<model>' in --agents. Available models: …").
 func TestParseAgentsUnknownModelCause(t *testing.T) {
-	_, _, err := ParseAgents("opus,llama3", registry(t))
+	specs, err := ParseAgents("opus,llama3")
+	require.NoError(t, err)
+	_, err = CheckAgents(specs, registry(t))
 	var um *provider.UnknownModelError
 	require.True(t, errors.As(err, &um))
 	assert.Equal(t, "llama3", um.Model)
@@ -156,7 +162,7 @@ func FuzzParseAgents(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, list string) {
-		specs, _, err := ParseAgents(list, nil)
+		specs, err := ParseAgents(list)
 		if err != nil {
 			return
 		}
@@ -164,7 +170,7 @@ func FuzzParseAgents(f *testing.F) {
 		for i, s := range specs {
 			parts[i] = s.String()
 		}
-		back, _, err := ParseAgents(strings.Join(parts, ","), nil)
+		back, err := ParseAgents(strings.Join(parts, ","))
 		if err != nil {
 			t.Fatalf("%q: joined specs %q do not parse: %v", list, strings.Join(parts, ","), err)
 		}

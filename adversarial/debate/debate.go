@@ -24,11 +24,11 @@ type Input struct {
 	// Advocates holds one advocate per variant, in the same order.
 	Advocates []Advocate
 	Analysis  *diff.Analysis
-	// Depth is quick, standard or deep; empty means standard. An unknown
-	// depth is used as standard, with a warning.
+	// Depth is quick, standard or deep; empty means standard. Any other
+	// value is an error matching [ErrInvalidInput].
 	Depth Depth
-	// Threshold is the convergence threshold, 0.50–0.99; zero means 0.80,
-	// and a value out of range is replaced by 0.80 with a warning.
+	// Threshold is the convergence threshold, 0.50–0.99; zero means 0.80.
+	// A value out of range is an error matching [ErrInvalidInput].
 	Threshold float64
 	// Focus are the focus areas passed to the advocates; empty means all.
 	Focus []string
@@ -176,10 +176,19 @@ func newDebate(in Input, cfg config) (*debate, error) {
 		d.active = append(d.active, true)
 	}
 
-	depth, warn := ParseDepth(string(in.Depth))
-	d.warn(warn)
-	threshold, warn := CheckConvergence(in.Threshold)
-	d.warn(warn)
+	depth, threshold := in.Depth, in.Threshold
+	if depth == "" {
+		depth = DepthStandard
+	}
+	if depth.MaxRounds() == 0 {
+		return nil, invalid("unknown depth %q: quick, standard or deep", in.Depth)
+	}
+	if !ValidConvergence(threshold) {
+		return nil, invalid("convergence threshold %v out of range [0.50, 0.99]", threshold)
+	}
+	if threshold == 0 {
+		threshold = DefaultConvergence
+	}
 	d.depth, d.rounds = depth, depth.MaxRounds()
 	res.Depth, res.Threshold = depth, threshold
 

@@ -404,17 +404,25 @@ func TestDebateInputErrors(t *testing.T) {
 	}
 }
 
-func TestDebateConfigWarnings(t *testing.T) {
-	in := synthetic(t, 2, 5)
-	in.Depth, in.Threshold = "thorough", 1.5
+func TestDebateConfigErrors(t *testing.T) {
 	good := AdvocateFunc(func(_ context.Context, turn Turn) (Statement, error) { return statementFor(turn, "AAAAA"), nil })
-	in.Advocates = []Advocate{good, good}
-	res, err := Run(context.Background(), in)
-	require.NoError(t, err)
-	assert.Equal(t, DepthStandard, res.Depth)
-	assert.Equal(t, 0.80, res.Threshold)
-	assert.Equal(t, []string{"Unknown depth thorough, using standard", "Convergence 1.5 out of range [0.50, 0.99], using 0.80"}, res.Warnings)
-	assert.Contains(t, res.Markdown(), "- Warning: Convergence 1.5 out of range [0.50, 0.99], using 0.80\n")
+	for _, tt := range []struct {
+		depth     Depth
+		threshold float64
+		want      string
+	}{
+		{"thorough", 0, `unknown depth "thorough"`},
+		{DepthDeep, 1.5, "convergence threshold 1.5 out of range [0.50, 0.99]"},
+		{DepthQuick, 0.49, "convergence threshold 0.49 out of range [0.50, 0.99]"},
+	} {
+		in := synthetic(t, 2, 5)
+		in.Depth, in.Threshold = tt.depth, tt.threshold
+		in.Advocates = []Advocate{good, good}
+		res, err := Run(context.Background(), in)
+		assert.Nil(t, res)
+		require.ErrorIs(t, err, ErrInvalidInput)
+		assert.Contains(t, err.Error(), tt.want)
+	}
 }
 
 // A checkpoint may restrict the debate to some points: the others are in

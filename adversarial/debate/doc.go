@@ -31,7 +31,7 @@
 // when all advocates, or at least two thirds of them, prefer the same
 // variant; convergence is the share of debated points agreed, and the
 // debate is CONVERGED when it reaches the threshold (0.80 unless the Input
-// says otherwise; [CheckConvergence] reads a --convergence value). The
+// says otherwise; [ValidConvergence] checks a threshold). The
 // debate stops on unanimity, on a stable majority at or above the
 // threshold over two rounds, on oscillation (unresolved points whose
 // leading variant changes), at the threshold after round 2 of a deep

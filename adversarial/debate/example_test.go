@@ -17,7 +17,7 @@ func ExampleParseAgents() {
 	_ = reg.Register("claude-opus", providertest.Echo(), "opus")
 	_ = reg.Register("claude-sonnet", providertest.Echo(), "sonnet")
 
-	specs, warnings, err := debate.ParseAgents(`opus:architect:"focus on scalability, then cost",sonnet:wizard`, reg)
+	specs, err := debate.ParseAgents(`opus:architect:"focus on scalability, then cost",sonnet:wizard`)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -25,14 +25,16 @@ func ExampleParseAgents() {
 	for _, s := range specs {
 		fmt.Printf("model=%s persona=%q instruction=%q → %s\n", s.Model, s.Persona, s.Instruction, s)
 	}
-	fmt.Println(warnings)
+	warnings, err := debate.CheckAgents(specs, reg)
+	fmt.Println(warnings, err)
 
-	_, _, err = debate.ParseAgents("opus,llama", reg)
+	specs, _ = debate.ParseAgents("opus,llama")
+	_, err = debate.CheckAgents(specs, reg)
 	fmt.Println(err)
 	// Output:
 	// model=opus persona="architect" instruction="focus on scalability, then cost" → opus:architect:"focus on scalability, then cost"
 	// model=sonnet persona="wizard" instruction="" → sonnet:wizard
-	// [Unknown persona wizard, using model defaults]
+	// [Unknown persona wizard, using model defaults] <nil>
 	// Unknown model: llama
 }
 

@@ -170,14 +170,7 @@ func TestConfigHelpers(t *testing.T) {
 		assert.Equal(t, tt.want, d, tt.in)
 		assert.Equal(t, tt.warns, w, tt.in)
 	}
-	for _, tt := range []struct {
-		in    float64
-		want  float64
-		warns string
-	}{{0, 0.8, ""}, {0.5, 0.5, ""}, {0.99, 0.99, ""}, {0.49, 0.8, "Convergence 0.49 out of range [0.50, 0.99], using 0.80"},
-		{1, 0.8, "Convergence 1 out of range [0.50, 0.99], using 0.80"}, {-0.3, 0.8, "Convergence -0.3 out of range [0.50, 0.99], using 0.80"}} {
-		v, w := CheckConvergence(tt.in)
-		assert.Equal(t, tt.want, v)
-		assert.Equal(t, tt.warns, w)
+	for v, want := range map[float64]bool{0: true, 0.5: true, 0.99: true, 0.8: true, 0.49: false, 1: false, -0.3: false} {
+		assert.Equal(t, want, ValidConvergence(v), v)
 	}
 }

@@ -148,7 +148,7 @@ func TestModelAdvocatePromptOverride(t *testing.T) {
 }
 
 func TestModelAdvocates(t *testing.T) {
-	specs, _, err := ParseAgents("opus:architect,sonnet", nil)
+	specs, err := ParseAgents("opus:architect,sonnet")
 	require.NoError(t, err)
 	advs, err := ModelAdvocates(providertest.Echo(), specs)
 	require.NoError(t, err)

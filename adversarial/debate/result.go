@@ -54,19 +54,9 @@ func ParseDepth(s string) (Depth, string) {
 // DefaultConvergence is the default convergence threshold.
 const DefaultConvergence = 0.80
 
-// CheckConvergence validates a --convergence threshold: a value in [0.50,
-// 0.99] is returned as it is; zero means the default; anything else gives
-// the default with the warning "Convergence <value> out of range [0.50,
-// 0.99], using 0.80".
-func CheckConvergence(v float64) (float64, string) {
-	switch {
-	case v == 0:
-		return DefaultConvergence, ""
-	case v >= 0.50 && v <= 0.99:
-		return v, ""
-	}
-	return DefaultConvergence, fmt.Sprintf("Convergence %s out of range [0.50, 0.99], using 0.80", strconv.FormatFloat(v, 'f', -1, 64))
-}
+// ValidConvergence reports whether v can be a convergence threshold: a
+// value in [0.50, 0.99], or zero for [DefaultConvergence].
+func ValidConvergence(v float64) bool { return v == 0 || (v >= 0.50 && v <= 0.99) }
 
 // ConvergenceStatus is the debate's verdict on agreement.
 type ConvergenceStatus string

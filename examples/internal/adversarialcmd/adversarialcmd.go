@@ -116,8 +116,12 @@ func Main(ctx context.Context, env cli.Env) int {
 // Its errors are bad input.
 func buildInput(c *cli.Command, o options) (adversarial.Input, error) {
 	in := adversarial.Input{
-		Depth: o.depth, Convergence: o.convergence, Focus: cli.SplitList(o.focus),
+		Depth: c.Depth(o.depth), Convergence: c.Convergence(o.convergence), Focus: cli.SplitList(o.focus),
 		Interactive: o.interactive, MergedOutput: o.mergedName, OutputDir: o.output,
+	}
+	agents, err := cli.Agents(o.agents)
+	if err != nil {
+		return in, err
 	}
 	modeB := o.source != "" || o.generate != "" || o.agents != ""
 	if o.compare != "" && (o.source != "" || o.generate != "") {
@@ -140,12 +144,12 @@ func buildInput(c *cli.Command, o options) (adversarial.Input, error) {
 			return in, err
 		}
 		in.Compare = drafts
-		in.Agents = o.agents
+		in.Agents = agents
 		if in.OutputDir == "" && len(paths) > 0 && paths[0] != "-" {
 			in.OutputDir = filepath.Dir(paths[0])
 		}
 	default:
-		in.Generate, in.Agents = o.generate, o.agents
+		in.Generate, in.Agents = o.generate, agents
 		if o.source != "" {
 			b, err := c.ReadFile(o.source)
 			if err != nil {

@@ -8,9 +8,11 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/crucible-go/crucible/adversarial"
+	"github.com/crucible-go/crucible/adversarial/debate"
 	"github.com/crucible-go/crucible/examples/internal/models"
 	"github.com/crucible-go/crucible/provider"
 )
@@ -280,4 +282,40 @@ func (c *Command) DraftList(list string) ([]string, []adversarial.Draft, error) 
 	}
 	drafts, err := c.Drafts(c.Files(), paths)
 	return paths, drafts, err
+}
+
+// Depth reads a --depth value the way the commands always have: empty
+// means standard, and an unknown value is a warning and standard.
+func (c *Command) Depth(s string) debate.Depth {
+	d, warn := debate.ParseDepth(s)
+	if warn != "" {
+		c.Warn("%s", warn)
+	}
+	return d
+}
+
+// Convergence reads a --convergence threshold: a value in [0.50, 0.99] is
+// kept, zero means the default, and anything else is the warning
+// "Convergence <value> out of range [0.50, 0.99], using 0.80" and the
+// default.
+func (c *Command) Convergence(v float64) float64 {
+	switch {
+	case v == 0:
+		return debate.DefaultConvergence
+	case debate.ValidConvergence(v):
+		return v
+	}
+	c.Warn("Convergence %s out of range [0.50, 0.99], using %.2f", strconv.FormatFloat(v, 'f', -1, 64), debate.DefaultConvergence)
+	return debate.DefaultConvergence
+}
+
+// Agents parses an --agents list (empty gives none); a malformed list is
+// bad input. Models and personas are checked by the run, which knows the
+// registry.
+func Agents(list string) ([]debate.AgentSpec, error) {
+	if strings.TrimSpace(list) == "" {
+		return nil, nil
+	}
+	specs, err := debate.ParseAgents(list)
+	return specs, Input(err)
 }

@@ -3,9 +3,11 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/crucible-go/crucible/adversarial"
 	"github.com/crucible-go/crucible/adversarial/debate"
@@ -32,4 +34,26 @@ func TestUserMessage(t *testing.T) {
 			assert.Equal(t, tt.want, UserMessage(tt.err))
 		})
 	}
+}
+
+// The commands keep the documented warn-and-default behaviour for --depth
+// and --convergence; the library itself rejects such values.
+func TestDepthAndConvergenceWarnAndDefault(t *testing.T) {
+	var stderr strings.Builder
+	c := New("x", Env{Stderr: &stderr})
+	assert.Equal(t, debate.DepthDeep, c.Depth("DEEP"))
+	assert.Equal(t, debate.DepthStandard, c.Depth(""))
+	assert.Equal(t, debate.DepthStandard, c.Depth("bottomless"))
+	assert.Equal(t, 0.9, c.Convergence(0.9))
+	assert.Equal(t, 0.8, c.Convergence(0))
+	assert.Equal(t, 0.8, c.Convergence(1.5))
+	assert.Equal(t, "warning: Unknown depth bottomless, using standard\n"+
+		"warning: Convergence 1.5 out of range [0.50, 0.99], using 0.80\n", stderr.String())
+
+	agents, err := Agents(`opus:architect,sonnet:"be brief"`)
+	require.NoError(t, err)
+	assert.Equal(t, []debate.AgentSpec{{Model: "opus", Persona: "architect"}, {Model: "sonnet", Instruction: "be brief"}}, agents)
+	_, err = Agents("opus:architect:unquoted")
+	var ie *InputError
+	assert.ErrorAs(t, err, &ie)
 }

@@ -202,8 +202,13 @@ func modelAuthor(reg *provider.Registry, model string) (roadmap.Author, error) {
 // buildRequest reads the specs the flags name (or the bundled samples);
 // "-" reads standard input.
 func buildRequest(c *cli.Command, o options, spec string) (roadmap.Request, error) {
-	req := roadmap.Request{MultiRoadmap: o.multiRoadmap, Agents: o.agents, Depth: o.depth,
+	req := roadmap.Request{MultiRoadmap: o.multiRoadmap, Depth: c.Depth(o.depth),
 		Interactive: o.interactive, OutputDir: o.output}
+	agents, err := cli.Agents(o.agents)
+	if err != nil {
+		return req, err
+	}
+	req.Agents = agents
 	switch {
 	case o.specs == "" && spec == "":
 		fmt.Fprintf(c.Env.Stderr, "No spec or --specs given: consolidating the bundled sample specs (%s).\n", strings.Join(bundledSpecs, ", "))
