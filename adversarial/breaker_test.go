@@ -41,7 +41,7 @@ func TestReasoningBreakerIgnoresCompletionOrder(t *testing.T) {
 				rand.New(rand.NewPCG(seed, 1)).Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
 				for _, v := range order {
 					req := provider.Request{Model: "m", Messages: []provider.Message{{Role: provider.RoleUser, Content: "turn " + v}},
-						Tags: map[string]string{provider.TagStep: StageDebate, provider.TagRound: "1", provider.TagVariant: v, provider.TagRole: "advocate"}}
+						Tags: map[string]string{provider.TagStep: string(StageDebate), provider.TagRound: "1", provider.TagVariant: v, provider.TagRole: "advocate"}}
 					_, _ = p.Complete(context.Background(), req)
 				}
 				assert.Equal(t, tt.want, r.current(), "completion order %v", order)

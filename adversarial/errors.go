@@ -13,7 +13,7 @@ import "fmt"
 // generating agents' errors) when Mode B produced fewer than two
 // variants, llmjson.ErrInvalidReply, a checkpoint's own error.
 type RunError struct {
-	Stage string // StageGenerate, StageDiff, … or StageInput
+	Stage Stage // StageGenerate, StageDiff, … or StageInput
 	Err   error
 }
 

@@ -33,7 +33,7 @@ func TestRunErrorMatchesTheCause(t *testing.T) {
 	tests := []struct {
 		name   string
 		runner func(t *testing.T) *Runner
-		stage  string
+		stage  Stage
 		is     []error
 		kept   string // an artifact the failed run still returns
 	}{

@@ -163,7 +163,7 @@ func (g *ModelGenerator) Generate(ctx context.Context, req GenerateRequest) (str
 	preq := provider.Request{
 		Model: req.Agent.Model, System: system, MaxTokens: g.maxTokens, Temperature: g.temperature,
 		Messages: msgs,
-		Tags: map[string]string{provider.TagStep: StageGenerate, provider.TagRole: "generator",
+		Tags: map[string]string{provider.TagStep: string(StageGenerate), provider.TagRole: "generator",
 			provider.TagAgent: req.Agent.String(), provider.TagVariant: fmt.Sprint(req.Index)},
 	}
 	if req.Attempt >= 2 {

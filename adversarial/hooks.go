@@ -73,7 +73,7 @@ const (
 // skipped, or one model call with its usage.
 type Event struct {
 	Kind EventKind
-	Step string // StageDiff, StageDebate, …
+	Step Stage // StageDiff, StageDebate, …
 	// Detail says what happened in a line: why a step was skipped, what a
 	// step produced.
 	Detail string
@@ -107,7 +107,7 @@ func (f ObserverFunc) Observe(ctx context.Context, e Event) { f(ctx, e) }
 // event; the span ends with the step's StepFinished or StepFailed event,
 // whose context is the one StartStep returned.
 type StepTracer interface {
-	StartStep(ctx context.Context, step string) context.Context
+	StartStep(ctx context.Context, step Stage) context.Context
 }
 
 // MemoryRecord is what the memory hook persists after a run: its
@@ -228,7 +228,7 @@ func (r *reasoning) current() debate.Depth {
 func (r *reasoning) wrap(next provider.Provider) provider.Provider {
 	return provider.Func(func(ctx context.Context, req provider.Request) (provider.Response, error) {
 		resp, err := next.Complete(ctx, req)
-		step := req.Tag(provider.TagStep)
+		step := Stage(req.Tag(provider.TagStep))
 		if step != StageDebate && step != StageScoring {
 			return resp, err
 		}
@@ -249,7 +249,7 @@ func (r *reasoning) wrap(next provider.Provider) provider.Provider {
 // logicalKey orders a call among the others by what it is, not when it
 // finished.
 func logicalKey(req provider.Request) string {
-	stepOrder := map[string]string{StageDebate: "1", StageScoring: "2"}[req.Tag(provider.TagStep)]
+	stepOrder := map[Stage]string{StageDebate: "1", StageScoring: "2"}[Stage(req.Tag(provider.TagStep))]
 	return strings.Join([]string{stepOrder, req.Tag(provider.TagRound), req.Tag(scoring.TagPass), req.Tag(provider.TagVariant),
 		req.Tag(provider.TagRole), req.Tag(llmjson.TagAttempt), provider.Key(req)}, "|")
 }

@@ -26,8 +26,8 @@ type tracer struct {
 	open   map[string]int
 }
 
-func (tr *tracer) StartStep(ctx context.Context, step string) context.Context {
-	return context.WithValue(ctx, spanKey{}, step)
+func (tr *tracer) StartStep(ctx context.Context, step Stage) context.Context {
+	return context.WithValue(ctx, spanKey{}, string(step))
 }
 
 func (tr *tracer) Observe(ctx context.Context, e Event) {
@@ -39,14 +39,14 @@ func (tr *tracer) Observe(ctx context.Context, e Event) {
 	in, _ := ctx.Value(spanKey{}).(string)
 	switch e.Kind {
 	case StepStarted:
-		tr.open[e.Step]++
+		tr.open[string(e.Step)]++
 	case StepFinished, StepFailed:
-		tr.open[e.Step]--
+		tr.open[string(e.Step)]--
 	case ModelCall:
-		tr.events = append(tr.events, string(e.Kind)+" "+e.Step+" in "+in)
+		tr.events = append(tr.events, string(e.Kind)+" "+string(e.Step)+" in "+in)
 		return
 	}
-	tr.events = append(tr.events, string(e.Kind)+" "+e.Step+" in "+in)
+	tr.events = append(tr.events, string(e.Kind)+" "+string(e.Step)+" in "+in)
 }
 
 var _ StepTracer = (*tracer)(nil)
@@ -67,7 +67,7 @@ func TestObserverSeesStepsAndCallsInTheirContexts(t *testing.T) {
 		failed string // the step that fails, if any
 	}{
 		{"model advocates, success", []Option{WithRegistry(reg), WithModelAdvocates()}, ""},
-		{"the merge fails", []Option{WithMerger(merge.Func(func(context.Context, merge.Input) (*merge.Merged, error) { return nil, crash }))}, StageMerge},
+		{"the merge fails", []Option{WithMerger(merge.Func(func(context.Context, merge.Input) (*merge.Merged, error) { return nil, crash }))}, string(StageMerge)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -82,8 +82,8 @@ func TestObserverSeesStepsAndCallsInTheirContexts(t *testing.T) {
 				assert.Contains(t, tr.events, "step-failed "+tt.failed+" in "+tt.failed)
 			} else {
 				require.NoError(t, err)
-				assert.Contains(t, tr.events, "step-finished "+StageMerge+" in "+StageMerge)
-				assert.Contains(t, tr.events, "model-call "+StageDebate+" in "+StageDebate,
+				assert.Contains(t, tr.events, "step-finished "+string(StageMerge)+" in "+string(StageMerge))
+				assert.Contains(t, tr.events, "model-call "+string(StageDebate)+" in "+string(StageDebate),
 					"the debate's model calls run in the debate step's context")
 			}
 			for _, e := range tr.events {

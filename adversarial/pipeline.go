@@ -150,15 +150,20 @@ const (
 	StatusFailed Status = "failed"
 )
 
-// Stages name where a failed run stopped.
+// Stage names a step of the pipeline: where a failed run stopped
+// ([Result.FailureStage], [RunError]) and which step an [Event] is about.
+type Stage string
+
+// The stages, in pipeline order. StageInput is the validation of the
+// input before any step runs.
 const (
-	StageInput    = "input"
-	StageGenerate = "generate"
-	StageDiff     = "diff"
-	StageDebate   = "debate"
-	StageScoring  = "scoring"
-	StagePlan     = "plan"
-	StageMerge    = "merge"
+	StageInput    Stage = "input"
+	StageGenerate Stage = "generate"
+	StageDiff     Stage = "diff"
+	StageDebate   Stage = "debate"
+	StageScoring  Stage = "scoring"
+	StagePlan     Stage = "plan"
+	StageMerge    Stage = "merge"
 )
 
 // Result is the outcome of a run: the seed's return contract (the fields
@@ -178,7 +183,7 @@ type Result struct {
 	// BaseVariant is the base's agent spec (model:persona) in Mode B, or
 	// its file name in Mode A.
 	BaseVariant  string `json:"base_variant,omitempty" yaml:"base_variant,omitempty"`
-	FailureStage string `json:"failure_stage,omitempty" yaml:"failure_stage,omitempty"`
+	FailureStage Stage  `json:"failure_stage,omitempty" yaml:"failure_stage,omitempty"`
 	// Agents lists the advocates that took part, as agent specs.
 	Agents   []string `json:"agents,omitempty" yaml:"agents,omitempty"`
 	Warnings []string `json:"warnings,omitempty" yaml:"warnings,omitempty"`
@@ -236,7 +241,7 @@ func (r *Result) ContractYAML() ([]byte, error) {
 		ArtifactsDir        string    `yaml:"artifacts_dir"`
 		UnresolvedConflicts []string  `yaml:"unresolved_conflicts"`
 		BaseVariant         string    `yaml:"base_variant,omitempty"`
-		FailureStage        string    `yaml:"failure_stage,omitempty"`
+		FailureStage        Stage     `yaml:"failure_stage,omitempty"`
 		Agents              []string  `yaml:"agents,omitempty"`
 		Warnings            []string  `yaml:"warnings,omitempty"`
 		Usage               yamlUsage `yaml:"usage"`

@@ -235,12 +235,12 @@ func TestErrorMatrixSingleVariantRemaining(t *testing.T) {
 
 func TestModeBThroughTheRegistry(t *testing.T) {
 	fake := providertest.NewFake()
-	fake.On(providertest.Tag(provider.TagStep, StageGenerate), providertest.Model("opus")).
+	fake.On(providertest.Tag(provider.TagStep, string(StageGenerate)), providertest.Model("opus")).
 		Reply("```markdown\n# Event Ingestion Roadmap\n\n## Phase 1\n\nShip the write path with Kafka in 3 weeks.\n\n## Phase 2\n\nAdd schema validation.\n```")
-	fake.On(providertest.Tag(provider.TagStep, StageGenerate), providertest.Model("sonnet")).Fail(&provider.Error{Kind: provider.ErrUnavailable, Retryable: true}).Once()
-	fake.On(providertest.Tag(provider.TagStep, StageGenerate), providertest.Model("sonnet")).
+	fake.On(providertest.Tag(provider.TagStep, string(StageGenerate)), providertest.Model("sonnet")).Fail(&provider.Error{Kind: provider.ErrUnavailable, Retryable: true}).Once()
+	fake.On(providertest.Tag(provider.TagStep, string(StageGenerate)), providertest.Model("sonnet")).
 		Reply("# Event Ingestion Roadmap\n\n## Phase 1\n\nShip the write path with RabbitMQ in 5 weeks.\n\n## Security\n\nTokens expire after 15 minutes.\n")
-	fake.On(providertest.Tag(provider.TagStep, StageGenerate), providertest.Model("haiku")).Reply("")
+	fake.On(providertest.Tag(provider.TagStep, string(StageGenerate)), providertest.Model("haiku")).Reply("")
 	reg := provider.NewRegistry()
 	for _, m := range []string{"opus", "sonnet", "haiku"} {
 		require.NoError(t, reg.Register(m, fake))
@@ -273,8 +273,8 @@ func TestModeBThroughTheRegistry(t *testing.T) {
 	assert.Contains(t, sonnetSource, "<<<BEGIN SOURCE")
 	assert.NotContains(t, sonnetSource, "security")
 	assert.Equal(t, 5, res.Usage.Calls, "opus once, sonnet twice (retried), haiku twice (retried)")
-	assert.Positive(t, res.Usage.ByStep[StageGenerate].InputTokens)
-	assert.Equal(t, res.Usage.Total, res.Usage.ByStep[StageGenerate], "only generation called a model")
+	assert.Positive(t, res.Usage.ByStep[string(StageGenerate)].InputTokens)
+	assert.Equal(t, res.Usage.Total, res.Usage.ByStep[string(StageGenerate)], "only generation called a model")
 }
 
 func TestModeBOffline(t *testing.T) {
@@ -494,18 +494,18 @@ func TestReasoningBreakerLowersDepth(t *testing.T) {
 	p := r.wrap(fail)
 	req := provider.Request{Model: "m", Messages: []provider.Message{{Role: provider.RoleUser, Content: "x"}}}
 	call := func(step string) { _, _ = p.Complete(context.Background(), req.WithTag(provider.TagStep, step)) }
-	call(StageGenerate) // other steps do not count
-	call(StageDebate)
-	call(StageDebate)
+	call(string(StageGenerate)) // other steps do not count
+	call(string(StageDebate))
+	call(string(StageDebate))
 	assert.Equal(t, debate.DepthDeep, r.current())
-	call(StageScoring)
+	call(string(StageScoring))
 	assert.Equal(t, debate.DepthStandard, r.current(), "three consecutive failures lower the depth")
 	for range 3 {
-		call(StageDebate)
+		call(string(StageDebate))
 	}
 	assert.Equal(t, debate.DepthQuick, r.current())
 	for range 3 {
-		call(StageDebate)
+		call(string(StageDebate))
 	}
 	assert.Equal(t, debate.DepthQuick, r.current(), "quick is the floor")
 	assert.Len(t, r.log(), 2)
@@ -518,7 +518,7 @@ func TestObserverSeesTheSteps(t *testing.T) {
 	obs := ObserverFunc(func(_ context.Context, e Event) {
 		mu.Lock()
 		defer mu.Unlock()
-		events = append(events, string(e.Kind)+" "+e.Step)
+		events = append(events, string(e.Kind)+" "+string(e.Step))
 	})
 	_, err := newPipeline(WithObserver(obs)).Run(context.Background(), Input{Compare: sampleDrafts(t)})
 	require.NoError(t, err)

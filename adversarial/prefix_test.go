@@ -131,7 +131,7 @@ func TestCacheablePrefixes(t *testing.T) {
 		ps, pm := layout[s], cached[s]
 		fmt.Fprintf(&report, "%-9s calls %3d  input %7d tokens  P3 %5.1f%% (marked %5.1f%%)  same model %5.1f%% (marked %5.1f%%)\n",
 			s, ps.calls, ps.input, 100*ps.p3(), 100*ps.p3Marked(), 100*pm.p3(), 100*pm.p3Marked())
-		if ps.calls >= 2 && s != StageDiff {
+		if ps.calls >= 2 && s != string(StageDiff) {
 			assert.GreaterOrEqual(t, ps.p3(), 0.60, "step %s", s)
 		}
 	}

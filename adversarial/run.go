@@ -46,7 +46,7 @@ type run struct {
 
 	// The step started last and its context, until it finishes or fails.
 	stepCtx context.Context
-	step    string
+	step    Stage
 }
 
 // rendering is an artifact whose text is being rendered in the background
@@ -115,7 +115,7 @@ func (x *run) execute(ctx context.Context) {
 }
 
 // fail marks the run failed at stage with a warning.
-func (x *run) fail(stage string, err error) {
+func (x *run) fail(stage Stage, err error) {
 	x.failed = true
 	if x.cause == nil {
 		x.cause = err
@@ -130,7 +130,7 @@ func (x *run) fail(stage string, err error) {
 	}
 }
 
-func stageName(stage string) string {
+func stageName(stage Stage) string {
 	switch stage {
 	case StageGenerate:
 		return "Variant generation"
@@ -204,7 +204,7 @@ func (x *run) emitNow(ctx context.Context, name string, content []byte) error {
 
 // started reports a step's start and returns the context its work runs
 // in: the observer's, when it traces steps (StepTracer).
-func (x *run) started(ctx context.Context, step string) context.Context {
+func (x *run) started(ctx context.Context, step Stage) context.Context {
 	if t, ok := x.r.observer.(StepTracer); ok {
 		ctx = t.StartStep(ctx, step)
 	}
@@ -213,12 +213,12 @@ func (x *run) started(ctx context.Context, step string) context.Context {
 	return ctx
 }
 
-func (x *run) finished(step, detail string) {
+func (x *run) finished(step Stage, detail string) {
 	x.r.event(x.stepContext(step), Event{Kind: StepFinished, Step: step, Detail: detail})
 	x.stepCtx, x.step = nil, ""
 }
 
-func (x *run) skipped(step, detail string) {
+func (x *run) skipped(step Stage, detail string) {
 	x.r.event(context.Background(), Event{Kind: StepSkipped, Step: step, Detail: detail})
 }
 
@@ -235,7 +235,7 @@ func (x *run) stepFailed(err error) {
 }
 
 // stepContext is the context the step's StepStarted event carried.
-func (x *run) stepContext(step string) context.Context {
+func (x *run) stepContext(step Stage) context.Context {
 	if x.stepCtx != nil && x.step == step {
 		return x.stepCtx
 	}
@@ -247,7 +247,7 @@ func (x *run) observe(next provider.Provider) provider.Provider {
 	return provider.Func(func(ctx context.Context, req provider.Request) (provider.Response, error) {
 		start := time.Now()
 		resp, err := next.Complete(ctx, req)
-		x.r.event(ctx, Event{Kind: ModelCall, Step: req.Tag(provider.TagStep), Agent: req.Tag(provider.TagAgent),
+		x.r.event(ctx, Event{Kind: ModelCall, Step: Stage(req.Tag(provider.TagStep)), Agent: req.Tag(provider.TagAgent),
 			Usage: resp.Usage, Duration: time.Since(start), Err: err})
 		return resp, err
 	})

@@ -56,9 +56,9 @@ func (c *stepClock) Observe(_ context.Context, e Event) {
 	defer c.mu.Unlock()
 	switch e.Kind {
 	case StepStarted:
-		c.lap(e.Step)
+		c.lap(string(e.Step))
 	case StepFinished:
-		c.lap("render-" + e.Step)
+		c.lap("render-" + string(e.Step))
 	}
 }
 

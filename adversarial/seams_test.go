@@ -182,13 +182,13 @@ func warningsWith(res *Result, s string) []string {
 // the contract included, and it names nothing that does not exist.
 func TestCancelKeepsFinishedStepsInTheSink(t *testing.T) {
 	cc := chaosCases(t)[1]
-	for _, step := range []string{StageDiff, StageDebate, StageScoring, StagePlan} {
+	for _, step := range []string{string(StageDiff), string(StageDebate), string(StageScoring), string(StagePlan)} {
 		t.Run(step, func(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			r := cc.runner(t)
 			r.observer = ObserverFunc(func(_ context.Context, e Event) {
-				if e.Kind == StepFinished && e.Step == step {
+				if e.Kind == StepFinished && string(e.Step) == step {
 					cancel()
 				}
 			})

@@ -77,7 +77,7 @@ func TestUsageEqualsWhatWasBilled(t *testing.T) {
 	for _, who := range []string{"judge (opus)", "contradiction-detector (sonnet)", "merge-executor (opus)", "opus:architect"} {
 		assert.Positive(t, u.AgentCalls[who], who)
 	}
-	for _, step := range []string{StageDiff, StageDebate, StageScoring, StageMerge} {
+	for _, step := range []string{string(StageDiff), string(StageDebate), string(StageScoring), string(StageMerge)} {
 		assert.Positive(t, u.StepCalls[step], step)
 	}
 	contract, ok := res.Artifact(ReturnContractFile)
@@ -97,7 +97,7 @@ func TestLedgerCountsOnlySentCalls(t *testing.T) {
 		return provider.Response{Usage: provider.Usage{InputTokens: 10, OutputTokens: 2}}, nil
 	}))
 	req := provider.Request{Model: "opus", Messages: []provider.Message{{Role: provider.RoleUser, Content: "x"}},
-		Tags: map[string]string{provider.TagStep: StageScoring, provider.TagRole: "judge"}}
+		Tags: map[string]string{provider.TagStep: string(StageScoring), provider.TagRole: "judge"}}
 	_, err := p.Complete(context.Background(), req)
 	require.NoError(t, err)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -107,7 +107,7 @@ func TestLedgerCountsOnlySentCalls(t *testing.T) {
 	u := l.usage()
 	assert.Equal(t, 1, sent)
 	assert.Equal(t, 1, u.Calls)
-	assert.Equal(t, map[string]int{StageScoring: 1}, u.StepCalls)
+	assert.Equal(t, map[string]int{string(StageScoring): 1}, u.StepCalls)
 	assert.Equal(t, map[string]int{"judge (opus)": 1}, u.AgentCalls)
 	assert.Equal(t, provider.Usage{InputTokens: 10, OutputTokens: 2}, u.Total)
 }

@@ -234,7 +234,7 @@ func Route(ctx context.Context, wave Wave, res *adversarial.Result, interactive 
 func failedMessage(res *adversarial.Result) string {
 	lines := []string{ErrPipelineFailed.Error()}
 	if res.FailureStage != "" {
-		lines = append(lines, "Failed at stage: "+res.FailureStage)
+		lines = append(lines, "Failed at stage: "+string(res.FailureStage))
 	}
 	lines = append(lines, fmt.Sprintf("Unresolved conflicts: %d", len(res.UnresolvedConflicts)))
 	if res.ArtifactsDir != "" {

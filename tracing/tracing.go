@@ -39,8 +39,8 @@ var (
 )
 
 // StartStep implements [adversarial.StepTracer].
-func (o stepObserver) StartStep(ctx context.Context, step string) context.Context {
-	ctx, _ = o.t.tracer.Start(ctx, "crucible "+step, trace.WithAttributes(attribute.String("crucible.step", step)))
+func (o stepObserver) StartStep(ctx context.Context, step adversarial.Stage) context.Context {
+	ctx, _ = o.t.tracer.Start(ctx, "crucible "+string(step), trace.WithAttributes(attribute.String("crucible.step", string(step))))
 	return ctx
 }
 
@@ -63,8 +63,8 @@ func (o stepObserver) Observe(ctx context.Context, e adversarial.Event) {
 		}
 		span.End()
 	case adversarial.StepSkipped:
-		_, span := o.t.tracer.Start(ctx, "crucible "+e.Step, trace.WithAttributes(
-			attribute.String("crucible.step", e.Step), attribute.Bool("crucible.skipped", true),
+		_, span := o.t.tracer.Start(ctx, "crucible "+string(e.Step), trace.WithAttributes(
+			attribute.String("crucible.step", string(e.Step)), attribute.Bool("crucible.skipped", true),
 			attribute.String("crucible.detail", e.Detail)))
 		span.End()
 	}
