@@ -83,7 +83,4 @@
 // advocates, and the reasoning circuit breaker above limits the debate's
 // depth through debate.WithDepthLimit. A host that wants only a debate
 // between drafts calls debate.Run itself.
-//
-// [MatchTriggers] recognises the natural-language requests that ask for
-// the pipeline, with the seed's routing confidences.
 package adversarial

@@ -106,12 +106,3 @@ func TestVariantFileName(t *testing.T) {
 	}
 }
 
-func TestMatchTriggers(t *testing.T) {
-	got := MatchTriggers("Please run an ADVERSARIAL   debate and merge best of the drafts")
-	require.Len(t, got, 2)
-	assert.Equal(t, "adversarial debate", got[0].Pattern)
-	assert.Equal(t, 0.95, got[0].Confidence)
-	assert.Equal(t, "merge best of", got[1].Pattern)
-	assert.Empty(t, MatchTriggers("compare variant sets"), "the pattern must occur whole")
-	assert.Len(t, MatchTriggers("compare variants"), 1)
-}

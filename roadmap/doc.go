@@ -20,11 +20,11 @@
 //
 // [Planner.Validate] (and Run, first) checks before any work that a
 // pipeline is configured ([ErrPipelineNotConfigured], the library's "skill
-// not installed"), that the spec inputs fit the mode, and parses --agents
-// with [ParseAgents]: 2–10 agents ("Agent count must be 2-10. Provided:
-// N"), every model known to the registry ("Unknown model '<model>' in
-// --agents. Available models: ..."). Offline, [OfflineRegistry] knows the
-// seed's model names and answers no call.
+// not installed"), that the spec inputs fit the mode, and checks the
+// agents with [CheckAgents]: 2–10 agents ("agent count must be 2-10.
+// Provided: N"), every model known to the registry, when one is set with
+// [WithRegistry] ("Unknown model '<model>' in --agents. Available models:
+// ...").
 //
 // # Agents and personas
 //

@@ -9,6 +9,8 @@ import (
 
 	"github.com/crucible-go/crucible/adversarial"
 	"github.com/crucible-go/crucible/adversarial/debate"
+	"github.com/crucible-go/crucible/provider"
+	"github.com/crucible-go/crucible/provider/providertest"
 	"github.com/crucible-go/crucible/roadmap"
 )
 
@@ -25,18 +27,22 @@ func ExampleDetectMode() {
 }
 
 func ExampleCheckAgents() {
+	reg := provider.NewRegistry()
+	for _, m := range []string{"opus", "sonnet", "gpt52"} {
+		_ = reg.Register(m, providertest.Echo())
+	}
 	one, _ := debate.ParseAgents("opus:architect")
-	_, err := roadmap.CheckAgents(one, roadmap.OfflineRegistry())
+	_, err := roadmap.CheckAgents(one, reg)
 	fmt.Println(err)
 	unknown, _ := debate.ParseAgents("opus,llama")
-	_, err = roadmap.CheckAgents(unknown, roadmap.OfflineRegistry())
+	_, err = roadmap.CheckAgents(unknown, reg)
 	fmt.Println(err)
 
 	agents, _ := debate.ParseAgents(`opus,sonnet:architect,gpt52:"focus on cost"`)
 	fmt.Println(roadmap.AgentList(roadmap.ExpandAgents(agents, "security")))
 	// Output:
 	// agent count must be 2-10. Provided: 1
-	// Unknown model 'llama' in --agents. Available models: gemini, gpt52, haiku, opus, sonnet
+	// Unknown model 'llama' in --agents. Available models: gpt52, opus, sonnet
 	// opus:security,sonnet:architect,gpt52:security:"focus on cost"
 }
 

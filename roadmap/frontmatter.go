@@ -29,10 +29,10 @@ type Adversarial struct {
 	ArtifactsDir string `json:"artifacts_dir" yaml:"artifacts_dir"`
 }
 
-// Node returns the block as a YAML mapping with the seed's keys in the
+// node returns the block as a YAML mapping with the seed's keys in the
 // seed's order (mode, agents as a flow sequence, convergence_score,
 // base_variant in modes that generate roadmaps, artifacts_dir).
-func (a Adversarial) Node() *yaml.Node {
+func (a Adversarial) node() *yaml.Node {
 	str := func(s string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s} }
 	agents := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Style: yaml.FlowStyle}
 	for _, s := range a.Agents {
@@ -64,7 +64,7 @@ func SetAdversarial(doc []byte, a *Adversarial) ([]byte, error) {
 	if a == nil {
 		return SetFrontMatter(doc, AdversarialKey, nil)
 	}
-	return SetFrontMatter(doc, AdversarialKey, a.Node())
+	return SetFrontMatter(doc, AdversarialKey, a.node())
 }
 
 // SetFrontMatter returns doc (normalised as diff.Normalize does) with key

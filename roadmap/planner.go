@@ -22,7 +22,6 @@ import (
 type Planner struct {
 	pipeline    adversarial.Pipeline
 	registry    *provider.Registry
-	registrySet bool
 	detector    PersonaDetector
 	author      Author
 	approver    Approver
@@ -38,11 +37,11 @@ type Option func(*Planner)
 // validation with [ErrPipelineNotConfigured]; the standard path needs none.
 func WithPipeline(p adversarial.Pipeline) Option { return func(c *Planner) { c.pipeline = p } }
 
-// WithRegistry sets the registry --agents models are validated against. The
-// default is [OfflineRegistry] (opus, sonnet, haiku, gpt52, gemini); a nil
-// registry accepts any model name.
+// WithRegistry sets the registry --agents models are validated against.
+// The default, nil, accepts any model name: offline the deterministic
+// implementations play every agent and the model name only labels it.
 func WithRegistry(reg *provider.Registry) Option {
-	return func(c *Planner) { c.registry = reg; c.registrySet = true }
+	return func(c *Planner) { c.registry = reg }
 }
 
 // WithPersonaDetector sets how the primary persona is chosen. The default
@@ -99,9 +98,6 @@ func New(opts ...Option) *Planner {
 		logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
 	for _, o := range opts {
 		o(p)
-	}
-	if !p.registrySet {
-		p.registry = OfflineRegistry()
 	}
 	return p
 }
@@ -276,7 +272,7 @@ func (p *Planner) Run(ctx context.Context, req Request) (*Result, error) {
 	}
 	fields = append(fields, field{"primary_persona", det.Primary}, field{"generated", now.Format(time.RFC3339)})
 	if res.Adversarial != nil {
-		fields = append(fields, field{AdversarialKey, res.Adversarial.Node()})
+		fields = append(fields, field{AdversarialKey, res.Adversarial.node()})
 	} else {
 		fields = append(fields, field{AdversarialKey, nil})
 	}

@@ -1,7 +1,6 @@
 package roadmap
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -93,33 +92,6 @@ func reword(err error, n int) error {
 		return &UnknownModelError{Model: unknown.Model, Available: unknown.Available, Err: err}
 	}
 	return err
-}
-
-// OfflineModels returns the model identifiers the seed names for --agents
-// (opus, sonnet, haiku, gpt52, gemini), which [OfflineRegistry] accepts.
-func OfflineModels() []string {
-	return []string{"gemini", "gpt52", "haiku", "opus", "sonnet"}
-}
-
-// ErrValidationOnly is returned by the models of [OfflineRegistry] when
-// something calls them: they exist to validate --agents, not to answer.
-var ErrValidationOnly = errors.New("roadmap: offline model registered for --agents validation only; no model is called offline")
-
-// OfflineRegistry returns a registry of [OfflineModels] for validating
-// --agents when no real models are configured: offline, the pipeline's
-// deterministic implementations play every agent, and the model name only
-// labels the agent. Calling one of its models fails with a *provider.Error
-// of kind provider.ErrInvalidRequest that wraps [ErrValidationOnly].
-func OfflineRegistry() *provider.Registry {
-	reg := provider.NewRegistry()
-	refuse := provider.Func(func(_ context.Context, req provider.Request) (provider.Response, error) {
-		return provider.Response{}, &provider.Error{Kind: provider.ErrInvalidRequest, Provider: "offline", Model: req.Model, Err: ErrValidationOnly}
-	})
-	for _, m := range OfflineModels() {
-		// The names are distinct and the registry empty: Register cannot fail.
-		_ = reg.Register(m, refuse)
-	}
-	return reg
 }
 
 // ErrEmptySpec: a specification with no text.

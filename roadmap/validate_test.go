@@ -71,7 +71,7 @@ func TestValidate(t *testing.T) {
 			"agent count must be 2-10. Provided: 1", []error{ErrAgentCount, debate.ErrTooFewAgents}},
 		{"eleven agents", withPipeline, Request{Spec: &spec, MultiRoadmap: true, Agents: agentList(eleven)},
 			"agent count must be 2-10. Provided: 11", []error{ErrAgentCount, debate.ErrTooManyAgents}},
-		{"unknown model offline", withPipeline, Request{Specs: specs(2), MultiRoadmap: true, Agents: agentList("opus,llama3:security")},
+		{"unknown model", append([]Option{WithRegistry(seedModels(t))}, withPipeline...), Request{Specs: specs(2), MultiRoadmap: true, Agents: agentList("opus,llama3:security")},
 			"Unknown model 'llama3' in --agents. Available models: gemini, gpt52, haiku, opus, sonnet",
 			[]error{provider.ErrUnknownModel, debate.ErrInvalidAgentSpec}},
 		{"malformed agent keeps the debate package's message", withPipeline,
@@ -142,12 +142,3 @@ func TestValidateAccepts(t *testing.T) {
 	assert.NoError(t, New().Validate(Request{Spec: &spec, Interactive: true}))
 }
 
-func TestOfflineRegistryAnswersNoCall(t *testing.T) {
-	reg := OfflineRegistry()
-	assert.Equal(t, OfflineModels(), reg.Names())
-	_, err := reg.Complete(context.Background(), provider.Request{Model: "opus",
-		Messages: []provider.Message{{Role: provider.RoleUser, Content: "hi"}}})
-	assert.ErrorIs(t, err, ErrValidationOnly)
-	assert.ErrorIs(t, err, provider.ErrInvalidRequest)
-	assert.False(t, provider.IsRetryable(err))
-}

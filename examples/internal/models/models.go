@@ -1,6 +1,7 @@
 package models
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -214,3 +215,25 @@ func withExtra(table []Model, model string) []Model {
 }
 
 func norm(s string) string { return strings.ToLower(strings.TrimSpace(s)) }
+
+// ErrValidationOnly is returned by the models of [OfflineRegistry] when
+// something calls them: they exist to validate --agents, not to answer.
+var ErrValidationOnly = errors.New("offline model registered for --agents validation only; no model is called offline")
+
+// OfflineRegistry returns a registry of the model names the commands
+// accept offline for --agents (opus, sonnet, haiku, gpt52, gemini), so that
+// a typo is caught ("Unknown model 'llama' in --agents. Available models:
+// …") even though the deterministic implementations play every agent.
+// Calling one of its models fails with a *provider.Error of kind
+// provider.ErrInvalidRequest that wraps [ErrValidationOnly].
+func OfflineRegistry() *provider.Registry {
+	reg := provider.NewRegistry()
+	refuse := provider.Func(func(_ context.Context, req provider.Request) (provider.Response, error) {
+		return provider.Response{}, &provider.Error{Kind: provider.ErrInvalidRequest, Provider: Offline, Model: req.Model, Err: ErrValidationOnly}
+	})
+	for _, m := range []string{"gemini", "gpt52", "haiku", "opus", "sonnet"} {
+		// The names are distinct and the registry empty: Register cannot fail.
+		_ = reg.Register(m, refuse)
+	}
+	return reg
+}

@@ -170,3 +170,13 @@ func TestCallTimeoutFlag(t *testing.T) {
 	_, err = reg.Complete(context.Background(), provider.Request{Model: "gpt52", Messages: []provider.Message{{Role: provider.RoleUser, Content: "hi"}}})
 	assert.ErrorIs(t, err, provider.ErrTimeout)
 }
+
+func TestOfflineRegistryAnswersNoCall(t *testing.T) {
+	reg := OfflineRegistry()
+	assert.Equal(t, []string{"gemini", "gpt52", "haiku", "opus", "sonnet"}, reg.Names())
+	_, err := reg.Complete(context.Background(), provider.Request{Model: "opus",
+		Messages: []provider.Message{{Role: provider.RoleUser, Content: "hi"}}})
+	assert.ErrorIs(t, err, ErrValidationOnly)
+	assert.ErrorIs(t, err, provider.ErrInvalidRequest)
+	assert.False(t, provider.IsRetryable(err))
+}

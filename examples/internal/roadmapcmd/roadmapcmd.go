@@ -121,6 +121,8 @@ func Main(ctx context.Context, env cli.Env) int {
 			return c.Fail(cli.Usagef("%w", err))
 		}
 		opts = append(opts, roadmap.WithRegistry(reg), roadmap.WithAuthor(author))
+	} else {
+		opts = append(opts, roadmap.WithRegistry(models.OfflineRegistry()))
 	}
 	if ask != nil {
 		opts = append(opts, roadmap.WithApprover(approver{ask}))
