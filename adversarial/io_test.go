@@ -105,4 +105,3 @@ func TestVariantFileName(t *testing.T) {
 		assert.NoError(t, checkName(got))
 	}
 }
-

@@ -34,7 +34,7 @@ type Runner struct {
 	judgeModel     string
 	merger         merge.Merger
 	mergerModel    string
-	mergerOpts     []merge.Option
+	mergerOpts     []merge.ModelOption
 	detectors      []diff.ContradictionDetector
 	detectorModel  string
 	generator      Generator
@@ -110,7 +110,7 @@ func WithModelMerger(model string) Option { return func(r *Runner) { r.mergerMod
 // (the section merger, or the model merger of [WithModelMerger]) — e.g.
 // merge.WithAllChanges() to send every change to the model, not only
 // restructures, or merge.WithMaxTokens and merge.WithTemperature. The pipeline's clock and logger come first; these follow.
-func WithMergerOptions(opts ...merge.Option) Option {
+func WithMergerOptions(opts ...merge.ModelOption) Option {
 	return func(r *Runner) { r.mergerOpts = append(r.mergerOpts, opts...) }
 }
 

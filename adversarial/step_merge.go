@@ -18,15 +18,25 @@ func (x *run) stepMerge(ctx context.Context) error {
 	ctx = x.started(ctx, StageMerge)
 	merger := x.r.merger
 	if merger == nil {
-		opts := append([]merge.Option{merge.WithClock(x.r.clock), merge.WithLogger(x.r.logger)}, x.r.mergerOpts...)
+		common := []merge.Option{merge.WithClock(x.r.clock), merge.WithLogger(x.r.logger)}
 		if x.r.mergerModel != "" {
-			mm, err := merge.NewModelMerger(x.prov, append(opts, merge.WithModel(x.r.mergerModel))...)
+			opts := []merge.ModelOption{merge.WithModel(x.r.mergerModel)}
+			for _, o := range common {
+				opts = append(opts, o)
+			}
+			mm, err := merge.NewModelMerger(x.prov, append(opts, x.r.mergerOpts...)...)
 			if err != nil {
 				return err
 			}
 			merger = mm
 		} else {
-			merger = merge.NewSectionMerger(opts...)
+			// The options only the model merger can use do not apply here.
+			for _, o := range x.r.mergerOpts {
+				if o, ok := o.(merge.Option); ok {
+					common = append(common, o)
+				}
+			}
+			merger = merge.NewSectionMerger(common...)
 		}
 	}
 	var others []*diff.Document

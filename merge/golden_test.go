@@ -124,10 +124,14 @@ func TestGolden(t *testing.T) {
 					require.NoError(t, err)
 					fake.On(exec).Reply(string(reply)).Once()
 				}
-				if gs.All {
-					opts = append(opts, WithAllChanges())
+				mopts := []ModelOption{}
+				for _, o := range opts {
+					mopts = append(mopts, o)
 				}
-				merger, err = NewModelMerger(fake, opts...)
+				if gs.All {
+					mopts = append(mopts, WithAllChanges())
+				}
+				merger, err = NewModelMerger(fake, mopts...)
 				require.NoError(t, err)
 			}
 			m, err := merger.Merge(context.Background(), Input{Base: in.Base.Doc, Plan: plan, Variants: others})

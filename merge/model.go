@@ -95,11 +95,11 @@ var _ Merger = (*ModelMerger)(nil)
 // NewModelMerger returns a model merger calling p. It honours every
 // [Option]; it fails when p is nil or a template from [WithTemplate]
 // lacks "system", "change" or "retry".
-func NewModelMerger(p provider.Provider, opts ...Option) (*ModelMerger, error) {
+func NewModelMerger(p provider.Provider, opts ...ModelOption) (*ModelMerger, error) {
 	if p == nil {
 		return nil, errors.New("merge: NewModelMerger needs a provider")
 	}
-	cfg := newConfig(opts)
+	cfg := newModelConfig(opts)
 	t := cfg.tmpl
 	if t == nil {
 		t = DefaultTemplate()

@@ -24,10 +24,10 @@ const validRestructure = "```markdown\n" +
 
 func fence(body string) string { return "```markdown\n" + body + "```\n" }
 
-func modelMerge(t *testing.T, fake *providertest.Fake, c Change, opts ...Option) (*Merged, error) {
+func modelMerge(t *testing.T, fake *providertest.Fake, c Change, opts ...ModelOption) (*Merged, error) {
 	t.Helper()
 	base := mustParse(t, "a.md", mergeBase)
-	mm, err := NewModelMerger(fake, append([]Option{WithClock(fixedClock)}, opts...)...)
+	mm, err := NewModelMerger(fake, append([]ModelOption{WithClock(fixedClock)}, opts...)...)
 	require.NoError(t, err)
 	m, err := mm.Merge(context.Background(), Input{Base: base, Plan: planOf(base, c)})
 	if m != nil && err == nil {

@@ -37,7 +37,7 @@ func (f TopicMatcherFunc) SameTopic(a, b string) bool { return f(a, b) }
 // up to case, spacing and numbering are duplicates anyway. For both
 // mergers.
 func WithTopicMatcher(m TopicMatcher) Option {
-	return func(c *config) { c.topics = m }
+	return option(func(c *config) { c.topics = m })
 }
 
 // duplicateTopics lists the sections of d that repeat a topic of an
