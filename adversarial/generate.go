@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	"io/fs"
 	"sort"
 	"strings"
 	"text/template"
@@ -58,6 +59,7 @@ var generateTemplate string
 type ModelGenerator struct {
 	p           provider.Provider
 	tmpl        *template.Template
+	prompts     fs.FS
 	maxTokens   int
 	temperature *float64
 }
@@ -77,26 +79,15 @@ const (
 // ModelGeneratorOption configures a [ModelGenerator].
 type ModelGeneratorOption func(*ModelGenerator) error
 
-// WithGeneratePrompt replaces the prompt; the text must define the
+// WithGeneratePrompts overrides the prompt: a file generate.tmpl in fsys
+// replaces the embedded one (prompts/generate.tmpl). It must define the
 // templates "system" and "user", and may define "context". The data has
 // Type, Persona, Expertise, Instruction, Focus and Source. The system
 // prompt and "context" should hold what every agent shares (the source):
 // they are sent first, the context marked as a cacheable prefix, and
 // "user" — the agent's persona and instruction — last.
-func WithGeneratePrompt(text string) ModelGeneratorOption {
-	return func(g *ModelGenerator) error {
-		t, err := prompt.Parse("generate", text)
-		if err != nil {
-			return fmt.Errorf("adversarial: generation prompt: %w", err)
-		}
-		for _, name := range []string{"system", "user"} {
-			if t.Lookup(name) == nil {
-				return fmt.Errorf("adversarial: generation prompt defines no %q template", name)
-			}
-		}
-		g.tmpl = t
-		return nil
-	}
+func WithGeneratePrompts(fsys fs.FS) ModelGeneratorOption {
+	return func(g *ModelGenerator) error { g.prompts = fsys; return nil }
 }
 
 // WithGenerateMaxTokens caps the length of a generated variant. The
@@ -117,10 +108,20 @@ func NewModelGenerator(p provider.Provider, opts ...ModelGeneratorOption) (*Mode
 		return nil, errors.New("adversarial: NewModelGenerator: nil provider")
 	}
 	g := &ModelGenerator{p: p, maxTokens: DefaultGenerateMaxTokens, temperature: provider.Temperature(DefaultGenerateTemperature)}
-	for _, o := range append([]ModelGeneratorOption{WithGeneratePrompt(generateTemplate)}, opts...) {
+	for _, o := range opts {
 		if err := o(g); err != nil {
 			return nil, err
 		}
+	}
+	text, _, err := prompt.Override(g.prompts, "generate.tmpl", generateTemplate)
+	if err != nil {
+		return nil, fmt.Errorf("adversarial: %w", err)
+	}
+	if g.tmpl, err = prompt.Parse("generate", text); err != nil {
+		return nil, fmt.Errorf("adversarial: generation prompt: %w", err)
+	}
+	if err := prompt.Require(g.tmpl, "generate.tmpl", "system", "user"); err != nil {
+		return nil, fmt.Errorf("adversarial: %w", err)
 	}
 	return g, nil
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"strconv"
 	"strings"
@@ -50,6 +51,7 @@ type ModelDetector struct {
 	provider    provider.Provider
 	model       string
 	tmpl        *template.Template
+	prompts     fs.FS
 	budget      int // most estimated input tokens of one request
 	groupTokens int // statement tokens one request gathers before the next starts
 	concurrency int
@@ -80,7 +82,9 @@ const (
 // ModelDetectorOption configures a [ModelDetector].
 type ModelDetectorOption func(*ModelDetector) error
 
-// WithDetectorTemplate replaces the prompt. The text must define the
+// WithDetectorPrompts overrides the prompt: a file contradictions.tmpl in
+// fsys replaces the embedded one (prompts/contradictions.tmpl). It must
+// define the
 // templates "system", "prefix" and "user". "system" and "prefix" (the
 // first message, shared by every request and marked for caching) get
 // Count (variants), Variants (one line per variant), Revisions (the
@@ -89,15 +93,8 @@ type ModelDetectorOption func(*ModelDetector) error
 // already report these); "user" gets Statements (the request's
 // statements, by section), Topics (what part of the variants they are)
 // and Final (set for the last request, over summaries and totals).
-func WithDetectorTemplate(text string) ModelDetectorOption {
-	return func(m *ModelDetector) error {
-		t, err := prompt.Parse("contradictions", text)
-		if err != nil {
-			return fmt.Errorf("diff: contradiction prompt: %w", err)
-		}
-		m.tmpl = t
-		return nil
-	}
+func WithDetectorPrompts(fsys fs.FS) ModelDetectorOption {
+	return func(m *ModelDetector) error { m.prompts = fsys; return nil }
 }
 
 // WithDetectorBudget sets the most input tokens one request may hold
@@ -166,15 +163,20 @@ func NewModelDetector(p provider.Provider, model string, opts ...ModelDetectorOp
 	}
 	m := &ModelDetector{provider: p, model: model, budget: DefaultDetectorBudget, groupTokens: DefaultDetectorGroupTokens,
 		concurrency: DefaultDetectorConcurrency, maxTokens: DefaultDetectorMaxTokens, logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
-	for _, o := range append([]ModelDetectorOption{WithDetectorTemplate(contradictionsTemplate)}, opts...) {
+	for _, o := range opts {
 		if err := o(m); err != nil {
 			return nil, err
 		}
 	}
-	for _, name := range []string{"system", "prefix", "user"} {
-		if m.tmpl.Lookup(name) == nil {
-			return nil, fmt.Errorf("diff: contradiction prompt defines no %q template", name)
-		}
+	text, _, err := prompt.Override(m.prompts, "contradictions.tmpl", contradictionsTemplate)
+	if err != nil {
+		return nil, fmt.Errorf("diff: %w", err)
+	}
+	if m.tmpl, err = prompt.Parse("contradictions", text); err != nil {
+		return nil, fmt.Errorf("diff: contradiction prompt: %w", err)
+	}
+	if err := prompt.Require(m.tmpl, "contradictions.tmpl", "system", "prefix", "user"); err != nil {
+		return nil, fmt.Errorf("diff: %w", err)
 	}
 	return m, nil
 }

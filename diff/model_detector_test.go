@@ -9,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"github.com/stretchr/testify/assert"
@@ -209,7 +210,7 @@ func TestAnalyzeWithModelDetector(t *testing.T) {
 
 	_, err = NewModelDetector(nil, "x")
 	assert.Error(t, err)
-	_, err = NewModelDetector(echo, "x", WithDetectorTemplate("{{define \"system\"}}only system{{end}}{{define \"prefix\"}}p{{end}}"))
+	_, err = NewModelDetector(echo, "x", WithDetectorPrompts(fstest.MapFS{"contradictions.tmpl": {Data: []byte("{{define \"system\"}}only system{{end}}{{define \"prefix\"}}p{{end}}")}}))
 	assert.ErrorContains(t, err, `defines no "user" template`)
 	_, err = NewModelDetector(echo, "x", WithDetectorBudget(10))
 	assert.Error(t, err)

@@ -14,6 +14,7 @@ import (
 	"text/template"
 
 	"github.com/crucible-go/crucible/diff"
+	"github.com/crucible-go/crucible/internal/prompt"
 	"github.com/crucible-go/crucible/internal/refs"
 	"github.com/crucible-go/crucible/provider"
 	"github.com/crucible-go/crucible/provider/llmjson"
@@ -21,13 +22,6 @@ import (
 
 //go:embed prompts/merge.tmpl
 var promptText string
-
-// DefaultTemplate returns the embedded merge-executor prompt, parsed. A
-// host that wants to change one part can redefine it on the result and
-// pass it to [WithTemplate].
-func DefaultTemplate() *template.Template {
-	return template.Must(template.New("merge").Parse(promptText))
-}
 
 // PromptData is what the "change" template receives.
 type PromptData struct {
@@ -93,21 +87,23 @@ type ModelMerger struct {
 var _ Merger = (*ModelMerger)(nil)
 
 // NewModelMerger returns a model merger calling p. It honours every
-// [Option]; it fails when p is nil or a template from [WithTemplate]
+// [Option]; it fails when p is nil or the prompt of [WithPrompts]
 // lacks "system", "change" or "retry".
 func NewModelMerger(p provider.Provider, opts ...ModelOption) (*ModelMerger, error) {
 	if p == nil {
 		return nil, errors.New("merge: NewModelMerger needs a provider")
 	}
 	cfg := newModelConfig(opts)
-	t := cfg.tmpl
-	if t == nil {
-		t = DefaultTemplate()
+	text, _, err := prompt.Override(cfg.prompts, "merge.tmpl", promptText)
+	if err != nil {
+		return nil, fmt.Errorf("merge: %w", err)
 	}
-	for _, name := range []string{"system", "change", "retry"} {
-		if t.Lookup(name) == nil {
-			return nil, fmt.Errorf("merge: the prompt template does not define %q", name)
-		}
+	t, err := prompt.Parse("merge", text)
+	if err != nil {
+		return nil, fmt.Errorf("merge: prompt merge.tmpl: %w", err)
+	}
+	if err := prompt.Require(t, "merge.tmpl", "system", "change", "retry"); err != nil {
+		return nil, fmt.Errorf("merge: %w", err)
 	}
 	return &ModelMerger{p: p, cfg: cfg, tmpl: t}, nil
 }

@@ -5,7 +5,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"text/template"
+	"testing/fstest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -245,14 +245,21 @@ func TestNewModelMerger(t *testing.T) {
 	_, err := NewModelMerger(nil)
 	require.Error(t, err)
 
-	partial := template.Must(template.New("x").Parse(`{{define "system"}}s{{end}}{{define "change"}}c{{end}}`))
-	_, err = NewModelMerger(providertest.NewFake(), WithTemplate(partial))
-	require.ErrorContains(t, err, `does not define "retry"`)
+	partial := fstest.MapFS{"merge.tmpl": {Data: []byte(`{{define "system"}}s{{end}}{{define "change"}}c{{end}}`)}}
+	_, err = NewModelMerger(providertest.NewFake(), WithPrompts(partial))
+	require.ErrorContains(t, err, `prompt merge.tmpl defines no "retry" template`)
+	_, err = NewModelMerger(providertest.NewFake(), WithPrompts(fstest.MapFS{"merge.tmpl": {Data: []byte(`{{define "system"}}`)}}))
+	require.ErrorContains(t, err, "merge: prompt merge.tmpl")
 
-	custom := template.Must(DefaultTemplate().Parse(`{{define "system"}}House rules.{{end}}`))
+	// A host overrides a prompt by copying the embedded file and changing
+	// what it wants; files it does not provide keep their defaults.
+	system := regexp.MustCompile(`(?s)\{\{define "system" -\}\}.*?\{\{- end\}\}`)
+	custom := system.ReplaceAllLiteralString(promptText, `{{define "system"}}House rules.{{end}}`)
+	require.NotEqual(t, promptText, custom)
 	fake := providertest.NewFake()
 	fake.On().Reply(validRestructure)
-	_, err = modelMerge(t, fake, change(1, Restructure, SectionRef{Number: "2"}, restructureSource), WithTemplate(custom), WithModel("sonnet"), WithMaxTokens(4000))
+	_, err = modelMerge(t, fake, change(1, Restructure, SectionRef{Number: "2"}, restructureSource),
+		WithPrompts(fstest.MapFS{"merge.tmpl": {Data: []byte(custom)}, "unrelated.tmpl": {Data: []byte("x")}}), WithModel("sonnet"), WithMaxTokens(4000))
 	require.NoError(t, err)
 	req := fake.Calls()[0].Request
 	assert.Equal(t, "House rules.", req.System)

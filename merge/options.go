@@ -2,8 +2,8 @@ package merge
 
 import (
 	"io"
+	"io/fs"
 	"log/slog"
-	"text/template"
 	"time"
 )
 
@@ -39,7 +39,7 @@ type config struct {
 	scanner ContradictionScanner
 	topics  TopicMatcher
 	model   string
-	tmpl    *template.Template
+	prompts fs.FS
 	all     bool
 	maxToks int
 	// fixedMax says maxToks was set by the host; else it is sized per
@@ -117,11 +117,12 @@ func WithModel(id string) ModelOption {
 	})
 }
 
-// WithTemplate replaces the model merger's prompt. t must define the
-// templates "system" and "change" (see prompts/merge.tmpl for the data
-// they receive). Default: [DefaultTemplate]. For the model merger.
-func WithTemplate(t *template.Template) ModelOption {
-	return modelOption(func(c *config) { c.tmpl = t })
+// WithPrompts overrides the model merger's prompt: a file merge.tmpl in
+// fsys replaces the embedded one (prompts/merge.tmpl). It must define the
+// templates "system", "change" and "retry" (see the embedded file for the
+// data they receive). For the model merger.
+func WithPrompts(fsys fs.FS) ModelOption {
+	return modelOption(func(c *config) { c.prompts = fsys })
 }
 
 // WithAllChanges makes the model merger send every change to the model,

@@ -12,7 +12,7 @@ import (
 func TestOptionKinds(t *testing.T) {
 	var _ ModelOption = WithClock(nil)
 	for name, o := range map[string]ModelOption{
-		"WithModel": WithModel("x"), "WithTemplate": WithTemplate(nil), "WithAllChanges": WithAllChanges(),
+		"WithModel": WithModel("x"), "WithPrompts": WithPrompts(nil), "WithAllChanges": WithAllChanges(),
 		"WithMaxTokens": WithMaxTokens(10), "WithTemperature": WithTemperature(0.2),
 	} {
 		_, isOption := o.(Option)

@@ -20,13 +20,13 @@ import (
 // extraction and the roadmap with its front matter. A Planner is safe for
 // concurrent use when its collaborators are.
 type Planner struct {
-	pipeline    adversarial.Pipeline
-	registry    *provider.Registry
-	detector    PersonaDetector
-	author      Author
-	approver    Approver
-	now         func() time.Time
-	logger      *slog.Logger
+	pipeline adversarial.Pipeline
+	registry *provider.Registry
+	detector PersonaDetector
+	author   Author
+	approver Approver
+	now      func() time.Time
+	logger   *slog.Logger
 }
 
 // Option configures a [Planner].

@@ -141,4 +141,3 @@ func TestValidateAccepts(t *testing.T) {
 	// The standard path needs neither a pipeline nor an approver.
 	assert.NoError(t, New().Validate(Request{Spec: &spec, Interactive: true}))
 }
-

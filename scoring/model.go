@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	"io/fs"
 	"slices"
 	"strconv"
 	"strings"
@@ -64,6 +65,7 @@ type ModelJudge struct {
 	p           provider.Provider
 	model       string
 	tmpl        *template.Template
+	prompts     fs.FS
 	maxTokens   int
 	temperature *float64
 	limit       int
@@ -87,20 +89,14 @@ const (
 // ModelJudgeOption configures a [ModelJudge].
 type ModelJudgeOption func(*ModelJudge) error
 
-// WithJudgeTemplate replaces the prompt. The text must define the
+// WithJudgePrompts overrides the prompt: a file judge.tmpl in fsys
+// replaces the embedded one (prompts/judge.tmpl). It must define the
 // templates "system", "context", "variants", "evaluate" and "reevaluate";
-// see prompts/judge.tmpl for the data they receive ("evaluate" names the
+// see the embedded file for the data they receive ("evaluate" names the
 // one variant a call judges in .Target and the criteria in the pass's
 // order in .Order).
-func WithJudgeTemplate(text string) ModelJudgeOption {
-	return func(m *ModelJudge) error {
-		t, err := prompt.Parse("judge", text)
-		if err != nil {
-			return fmt.Errorf("scoring: judge prompt: %w", err)
-		}
-		m.tmpl = t
-		return nil
-	}
+func WithJudgePrompts(fsys fs.FS) ModelJudgeOption {
+	return func(m *ModelJudge) error { m.prompts = fsys; return nil }
 }
 
 // WithJudgeMaxTokens caps each reply. The default is
@@ -141,15 +137,20 @@ func NewModelJudge(p provider.Provider, model string, opts ...ModelJudgeOption) 
 	}
 	m := &ModelJudge{p: p, model: model, maxTokens: DefaultJudgeMaxTokens,
 		temperature: provider.Temperature(DefaultJudgeTemperature), limit: 4}
-	for _, o := range append([]ModelJudgeOption{WithJudgeTemplate(judgeTemplate)}, opts...) {
+	for _, o := range opts {
 		if err := o(m); err != nil {
 			return nil, err
 		}
 	}
-	for _, name := range []string{"system", "context", "variants", "evaluate", "reevaluate"} {
-		if m.tmpl.Lookup(name) == nil {
-			return nil, fmt.Errorf("scoring: judge prompt defines no %q template", name)
-		}
+	text, _, err := prompt.Override(m.prompts, "judge.tmpl", judgeTemplate)
+	if err != nil {
+		return nil, fmt.Errorf("scoring: %w", err)
+	}
+	if m.tmpl, err = prompt.Parse("judge", text); err != nil {
+		return nil, fmt.Errorf("scoring: judge prompt: %w", err)
+	}
+	if err := prompt.Require(m.tmpl, "judge.tmpl", "system", "context", "variants", "evaluate", "reevaluate"); err != nil {
+		return nil, fmt.Errorf("scoring: %w", err)
 	}
 	return m, nil
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/fstest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -224,9 +225,9 @@ func TestModelJudgeFencesUntrustedText(t *testing.T) {
 func TestNewModelJudgeErrors(t *testing.T) {
 	_, err := NewModelJudge(nil, "m")
 	assert.Error(t, err)
-	_, err = NewModelJudge(providertest.Echo(), "m", WithJudgeTemplate(`{{define "system"}}x{{end}}`))
-	assert.ErrorContains(t, err, `defines no "context" template`)
-	_, err = NewModelJudge(providertest.Echo(), "m", WithJudgeTemplate(`{{define "system"}}{{end`))
+	_, err = NewModelJudge(providertest.Echo(), "m", WithJudgePrompts(fstest.MapFS{"judge.tmpl": {Data: []byte(`{{define "system"}}x{{end}}`)}}))
+	assert.ErrorContains(t, err, `prompt judge.tmpl defines no "context" template`)
+	_, err = NewModelJudge(providertest.Echo(), "m", WithJudgePrompts(fstest.MapFS{"judge.tmpl": {Data: []byte(`{{define "system"}}{{end`)}}))
 	assert.ErrorContains(t, err, "judge prompt")
 	_, err = NewModelJudge(providertest.Echo(), "m", WithJudgeMaxTokens(-1))
 	assert.Error(t, err)

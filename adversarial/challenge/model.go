@@ -3,7 +3,6 @@ package challenge
 import (
 	"context"
 	"embed"
-	"errors"
 	"fmt"
 	"io/fs"
 	"strconv"
@@ -102,24 +101,17 @@ func NewModelAdversary(p provider.Provider, opts ...ModelOption) (*ModelAdversar
 		o(a)
 	}
 	for _, name := range promptNames {
-		src, err := fs.ReadFile(defaultPrompts, "prompts/"+name)
+		def, err := fs.ReadFile(defaultPrompts, "prompts/"+name)
 		if err != nil {
 			return nil, err
 		}
-		if a.prompts != nil {
-			if b, err := fs.ReadFile(a.prompts, name); err == nil {
-				src = b
-				if name == "request.tmpl" {
-					a.ownRequest = true
-				}
-				if name == "context.tmpl" {
-					a.ownContext = true
-				}
-			} else if !errors.Is(err, fs.ErrNotExist) {
-				return nil, fmt.Errorf("challenge: reading prompt %s: %w", name, err)
-			}
+		src, own, err := prompt.Override(a.prompts, name, string(def))
+		if err != nil {
+			return nil, fmt.Errorf("challenge: %w", err)
 		}
-		t, err := prompt.Parse(name, string(src))
+		a.ownRequest = a.ownRequest || (own && name == "request.tmpl")
+		a.ownContext = a.ownContext || (own && name == "context.tmpl")
+		t, err := prompt.Parse(name, src)
 		if err != nil {
 			return nil, fmt.Errorf("challenge: prompt %s: %w", name, err)
 		}

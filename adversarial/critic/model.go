@@ -15,6 +15,7 @@ import (
 	"strings"
 	"text/template"
 
+	"github.com/crucible-go/crucible/internal/prompt"
 	"github.com/crucible-go/crucible/provider"
 	"github.com/crucible-go/crucible/provider/llmjson"
 )
@@ -105,18 +106,15 @@ func loadPrompts(override fs.FS) (*template.Template, error) {
 	root := template.New("prompts")
 	for _, ent := range entries {
 		name := ent.Name()
-		src, err := fs.ReadFile(defaultPrompts, "prompts/"+name)
+		def, err := fs.ReadFile(defaultPrompts, "prompts/"+name)
 		if err != nil {
 			return nil, err
 		}
-		if override != nil {
-			if b, err := fs.ReadFile(override, name); err == nil {
-				src = b
-			} else if !errors.Is(err, fs.ErrNotExist) {
-				return nil, fmt.Errorf("critic: reading prompt %s: %w", name, err)
-			}
+		src, _, err := prompt.Override(override, name, string(def))
+		if err != nil {
+			return nil, fmt.Errorf("critic: %w", err)
 		}
-		if _, err := root.New(name).Option("missingkey=error").Parse(string(src)); err != nil {
+		if _, err := root.New(name).Option("missingkey=error").Parse(src); err != nil {
 			return nil, fmt.Errorf("critic: prompt %s: %w", name, err)
 		}
 	}

@@ -121,21 +121,18 @@ func loadPrompts(override fs.FS) (*template.Template, map[string]string, error) 
 	root := template.New("advocate").Funcs(prompt.Funcs).Option("missingkey=error")
 	sources := map[string]string{}
 	for _, name := range []string{"system.tmpl", "context.tmpl", "turn.tmpl"} {
-		src, err := fs.ReadFile(defaultPrompts, "prompts/"+name)
+		def, err := fs.ReadFile(defaultPrompts, "prompts/"+name)
 		if err != nil {
 			return nil, nil, err
 		}
-		if override != nil {
-			if b, err := fs.ReadFile(override, name); err == nil {
-				src = b
-			} else if !errors.Is(err, fs.ErrNotExist) {
-				return nil, nil, fmt.Errorf("adversarial: reading prompt %s: %w", name, err)
-			}
+		src, _, err := prompt.Override(override, name, string(def))
+		if err != nil {
+			return nil, nil, fmt.Errorf("debate: %w", err)
 		}
-		if _, err := root.New(name).Parse(string(src)); err != nil {
-			return nil, nil, fmt.Errorf("adversarial: prompt %s: %w", name, err)
+		if _, err := root.New(name).Parse(src); err != nil {
+			return nil, nil, fmt.Errorf("debate: prompt %s: %w", name, err)
 		}
-		sources[name] = string(src)
+		sources[name] = src
 	}
 	return root, sources, nil
 }

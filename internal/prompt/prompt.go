@@ -12,7 +12,9 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
+	"io/fs"
 	"strings"
 	"text/template"
 )
@@ -52,4 +54,32 @@ func Execute(t *template.Template, data any) (string, error) {
 		return "", err
 	}
 	return b.String(), nil
+}
+
+// Override returns the text of the prompt file name: override's file of
+// that name when override is set and has one, else def. Every model-backed
+// component takes its prompt overrides the same way — an fs.FS holding
+// files named like the embedded ones — and reads them with Override.
+func Override(override fs.FS, name, def string) (text string, overridden bool, err error) {
+	if override == nil {
+		return def, false, nil
+	}
+	b, err := fs.ReadFile(override, name)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return def, false, nil
+	case err != nil:
+		return "", false, fmt.Errorf("reading prompt %s: %w", name, err)
+	}
+	return string(b), true, nil
+}
+
+// Require checks that t defines every named template.
+func Require(t *template.Template, file string, names ...string) error {
+	for _, n := range names {
+		if t.Lookup(n) == nil {
+			return fmt.Errorf("prompt %s defines no %q template", file, n)
+		}
+	}
+	return nil
 }

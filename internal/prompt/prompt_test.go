@@ -1,8 +1,10 @@
 package prompt
 
 import (
+	"io/fs"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -31,4 +33,36 @@ func TestTemplates(t *testing.T) {
 	assert.True(t, strings.HasSuffix(out, "a, b"))
 	_, err = Execute(tmpl, map[string]any{"Text": "x"})
 	assert.Error(t, err, "a missing key is an error, not an empty string")
+}
+
+func TestOverride(t *testing.T) {
+	fsys := fstest.MapFS{"a.tmpl": {Data: []byte("mine")}, "dir.tmpl": {Mode: fs.ModeDir}}
+	for _, tt := range []struct {
+		name     string
+		override fs.FS
+		file     string
+		want     string
+		own      bool
+		err      bool
+	}{
+		{"no override", nil, "a.tmpl", "default", false, false},
+		{"file present", fsys, "a.tmpl", "mine", true, false},
+		{"file absent keeps the default", fsys, "b.tmpl", "default", false, false},
+		{"unreadable file is an error", fsys, "dir.tmpl", "", false, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got, own, err := Override(tt.override, tt.file, "default")
+			if tt.err {
+				assert.Error(t, err)
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, got)
+			assert.Equal(t, tt.own, own)
+		})
+	}
+	tmpl, err := Parse("x", `{{define "system"}}s{{end}}`)
+	require.NoError(t, err)
+	assert.NoError(t, Require(tmpl, "x.tmpl", "system"))
+	assert.EqualError(t, Require(tmpl, "x.tmpl", "system", "user"), `prompt x.tmpl defines no "user" template`)
 }
