@@ -168,7 +168,7 @@ func (g *ModelGenerator) Generate(ctx context.Context, req GenerateRequest) (str
 			provider.TagAgent: req.Agent.String(), provider.TagVariant: fmt.Sprint(req.Index)},
 	}
 	if req.Attempt >= 2 {
-		preq = preq.WithTag(llmjson.TagAttempt, fmt.Sprint(req.Attempt))
+		preq = preq.WithTag(provider.TagAttempt, fmt.Sprint(req.Attempt))
 	}
 	resp, err := llmjson.Complete(ctx, g.p, preq)
 	if err != nil {

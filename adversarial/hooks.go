@@ -12,7 +12,6 @@ import (
 	"github.com/crucible-go/crucible/diff"
 	"github.com/crucible-go/crucible/merge"
 	"github.com/crucible-go/crucible/provider"
-	"github.com/crucible-go/crucible/provider/llmjson"
 	"github.com/crucible-go/crucible/scoring"
 )
 
@@ -251,7 +250,7 @@ func (r *reasoning) wrap(next provider.Provider) provider.Provider {
 func logicalKey(req provider.Request) string {
 	stepOrder := map[Stage]string{StageDebate: "1", StageScoring: "2"}[Stage(req.Tag(provider.TagStep))]
 	return strings.Join([]string{stepOrder, req.Tag(provider.TagRound), req.Tag(scoring.TagPass), req.Tag(provider.TagVariant),
-		req.Tag(provider.TagRole), req.Tag(llmjson.TagAttempt), provider.Key(req)}, "|")
+		req.Tag(provider.TagRole), req.Tag(provider.TagAttempt), provider.Key(req)}, "|")
 }
 
 // evaluate works the depth out from every recorded call in logical order.

@@ -12,7 +12,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/crucible-go/crucible/provider"
-	"github.com/crucible-go/crucible/provider/llmjson"
 )
 
 // recording keeps every request the pipeline sends.
@@ -63,7 +62,7 @@ func prefixKey(req provider.Request, k int, perModel bool) string {
 func prefixShares(reqs []provider.Request, perModel bool) map[string]prefixShare {
 	byStep := map[string][]provider.Request{}
 	for _, r := range reqs {
-		if r.Tag(llmjson.TagAttempt) == "" { // first attempts: retries only repeat them
+		if r.Tag(provider.TagAttempt) == "" { // first attempts: retries only repeat them
 			byStep[r.Tag(provider.TagStep)] = append(byStep[r.Tag(provider.TagStep)], r)
 		}
 	}

@@ -15,7 +15,6 @@ import (
 	"github.com/crucible-go/crucible/diff"
 	"github.com/crucible-go/crucible/merge"
 	"github.com/crucible-go/crucible/provider"
-	"github.com/crucible-go/crucible/provider/llmjson"
 	"github.com/crucible-go/crucible/scoring"
 )
 
@@ -62,7 +61,7 @@ func TestRequestsCarrySeamSettings(t *testing.T) {
 	}
 	for _, c := range calls {
 		role := c.Tag(provider.TagRole)
-		if seen[role] || c.Tag(llmjson.TagAttempt) != "" {
+		if seen[role] || c.Tag(provider.TagAttempt) != "" {
 			continue
 		}
 		seen[role] = true

@@ -10,7 +10,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/crucible-go/crucible/provider"
-	"github.com/crucible-go/crucible/provider/llmjson"
 )
 
 // firstCallFaults fails the calls a matcher selects: the first attempt
@@ -33,7 +32,7 @@ func (f *firstCallFaults) wrap(next provider.Provider) provider.Provider {
 		f.mu.Lock()
 		f.calls++
 		f.mu.Unlock()
-		if a := req.Tag(llmjson.TagAttempt); a == "" || a == "2" && f.twice {
+		if a := req.Tag(provider.TagAttempt); a == "" || a == "2" && f.twice {
 			if resp, err, ok := f.fault(req); ok {
 				return resp, err
 			}

@@ -9,7 +9,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/crucible-go/crucible/provider"
-	"github.com/crucible-go/crucible/provider/llmjson"
 )
 
 // billing is what the provider reported, call by call, under the
@@ -23,7 +22,7 @@ type billing struct {
 
 func (b *billing) wrap(next provider.Provider) provider.Provider {
 	return provider.Func(func(ctx context.Context, req provider.Request) (provider.Response, error) {
-		first := req.Tag(llmjson.TagAttempt) == ""
+		first := req.Tag(provider.TagAttempt) == ""
 		var resp provider.Response
 		var err error
 		switch {

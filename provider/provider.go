@@ -69,6 +69,13 @@ const (
 	TagVariant = "variant" // the variant the call is about, e.g. "A"
 	TagRound   = "round"   // debate round, "1"…"3"
 	TagAgent   = "agent"   // the agent spec, e.g. "opus:architect"
+	// TagAttempt is the tag a retry carries ("2"). The first attempt
+	// carries none, so a request's identity — its cache key, what a
+	// recorded transcript answers — is the same as a single call's; the
+	// retry differs from it, so a cache never replays the first answer to
+	// the retry and a fault injector decides the retry's fate
+	// independently.
+	TagAttempt = "attempt"
 )
 
 // Request is one call to a model.

@@ -22,8 +22,6 @@ var defaultPrompts embed.FS
 const (
 	StepChallenge = "challenge" // provider.TagStep
 	RoleAdversary = "adversary" // provider.TagRole
-	// TagAttempt is "1", or "2" for the retry after an unusable reply.
-	TagAttempt = "attempt"
 )
 
 // promptNames are the templates a host may override.
@@ -211,7 +209,7 @@ func (a *ModelAdversary) Challenge(ctx context.Context, req Request) (*Reply, er
 	// refusal. Reasoning blocks are removed and the finish reason checked
 	// before the reply is parsed.
 	var reply *Reply
-	out, err := llmjson.Call(ctx, a.p, base.WithTag(TagAttempt, "1"),
+	out, err := llmjson.Call(ctx, a.p, base.WithTag(provider.TagAttempt, "1"),
 		func(text string) error {
 			r, problem := usable(text, req)
 			reply = r

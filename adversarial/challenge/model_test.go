@@ -60,7 +60,7 @@ func TestModelAdversaryRequest(t *testing.T) {
 		t.Fatalf("%d calls", len(calls))
 	}
 	req1, req2 := calls[0].Request, calls[1].Request
-	for key, want := range map[string]string{provider.TagStep: "challenge", provider.TagRole: "adversary", provider.TagRound: "1", TagAttempt: "1"} {
+	for key, want := range map[string]string{provider.TagStep: "challenge", provider.TagRole: "adversary", provider.TagRound: "1", provider.TagAttempt: "1"} {
 		if got := req1.Tag(key); got != want {
 			t.Errorf("tag %s = %q, want %q", key, got, want)
 		}
@@ -118,8 +118,8 @@ func TestModelAdversaryRetriesOnce(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			fake := providertest.NewFake()
-			fake.On(providertest.Tag(TagAttempt, "1")).Reply(tt.first)
-			fake.On(providertest.Tag(TagAttempt, "2")).Reply(replyFor(1))
+			fake.On(providertest.Tag(provider.TagAttempt, "1")).Reply(tt.first)
+			fake.On(providertest.Tag(provider.TagAttempt, "2")).Reply(replyFor(1))
 			r, err := newModel(t, fake).Challenge(context.Background(), Request{Type: Plan, Artifact: artifact, Round: 1, MaxRounds: 3})
 			if err != nil {
 				t.Fatal(err)
@@ -287,7 +287,7 @@ func TestModelAdversaryReplyStyles(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(string(tt.style), func(t *testing.T) {
 			fake := providertest.NewFake()
-			fake.On(providertest.Tag(TagAttempt, "1")).ReplyFunc(func(_ context.Context, req provider.Request) (provider.Response, error) {
+			fake.On(providertest.Tag(provider.TagAttempt, "1")).ReplyFunc(func(_ context.Context, req provider.Request) (provider.Response, error) {
 				if tt.style == providertest.StyleRefusalError {
 					return provider.Response{}, &provider.Error{Kind: provider.ErrRefusal, Provider: "fake"}
 				}
@@ -296,7 +296,7 @@ func TestModelAdversaryReplyStyles(t *testing.T) {
 				r.FinishReason = finish
 				return r, nil
 			})
-			fake.On(providertest.Tag(TagAttempt, "2")).Reply(clean)
+			fake.On(providertest.Tag(provider.TagAttempt, "2")).Reply(clean)
 			r, err := newModel(t, fake).Challenge(context.Background(), Request{Type: Plan, Artifact: artifact, Round: 1, MaxRounds: 3})
 			if got := len(fake.Calls()); got != tt.calls {
 				t.Fatalf("%d calls, want %d", got, tt.calls)
@@ -330,7 +330,7 @@ func TestFailedCallsAreBilled(t *testing.T) {
 	for _, second := range []string{"unusable", "provider error"} {
 		t.Run(second, func(t *testing.T) {
 			fake := providertest.NewFake()
-			fake.On(providertest.Tag(TagAttempt, "1")).Reply("Looks fine overall.")
+			fake.On(providertest.Tag(provider.TagAttempt, "1")).Reply("Looks fine overall.")
 			if second == "unusable" {
 				fake.On().Reply("Still fine.")
 			} else {

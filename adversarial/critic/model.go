@@ -28,7 +28,6 @@ var defaultPrompts embed.FS
 const (
 	TagStrategy  = "strategy"  // the strategy id, "S-001"
 	TagIteration = "iteration" // the cycle iteration, "1", "2", …
-	TagAttempt   = "attempt"   // "1", or "2" for the retry after an invalid reply
 )
 
 // ModelEngine runs the modes through a language model: one call per mode,
@@ -217,7 +216,7 @@ func (e *ModelEngine) Critique(ctx context.Context, req ModeRequest) (*ModeOutpu
 	// refusal. Reasoning blocks — and any draft inside them — are removed
 	// and the finish reason checked before the reply is decoded.
 	var r result
-	res, err := llmjson.Call(ctx, e.p, base.WithTag(TagAttempt, "1"),
+	res, err := llmjson.Call(ctx, e.p, base.WithTag(provider.TagAttempt, "1"),
 		func(text string) error {
 			var verr error
 			r, verr = decodeReply(text, req, doc)

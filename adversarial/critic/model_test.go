@@ -73,8 +73,8 @@ func TestModelEngineRequest(t *testing.T) {
 
 func TestModelEngineRetriesOnceWithTheError(t *testing.T) {
 	fake := providertest.NewFake()
-	fake.On(providertest.Tag(TagAttempt, "1")).Reply("I think it is fine.")
-	fake.On(providertest.Tag(TagAttempt, "2")).Reply(jsonReply(daReply))
+	fake.On(providertest.Tag(provider.TagAttempt, "1")).Reply("I think it is fine.")
+	fake.On(providertest.Tag(provider.TagAttempt, "2")).Reply(jsonReply(daReply))
 	res, err := modelCritic(t, fake).Run(context.Background(), PipelineInput{Selection: explicit(t, "devils-advocate", ""), Artifact: sample(t)})
 	require.NoError(t, err)
 	require.NotNil(t, res.Outputs[0].DevilsAdvocate)
@@ -213,7 +213,7 @@ func TestModelEngineProviderError(t *testing.T) {
 			assert.Equal(t, StatusPartial, res.Status)
 			assert.Equal(t, tt.calls, fake.CallCount())
 			if tt.calls == 2 {
-				assert.Equal(t, "2", fake.Calls()[1].Request.Tag(TagAttempt))
+				assert.Equal(t, "2", fake.Calls()[1].Request.Tag(provider.TagAttempt))
 			}
 		})
 	}
@@ -268,7 +268,7 @@ func TestModelBudgetWithFake(t *testing.T) {
 // what the provider billed for them.
 func TestFailedModeIsBilled(t *testing.T) {
 	fake := providertest.NewFake()
-	fake.On(providertest.Tag(TagAttempt, "1")).Reply("No JSON here.")
+	fake.On(providertest.Tag(provider.TagAttempt, "1")).Reply("No JSON here.")
 	fake.On().Fail(&provider.Error{Kind: provider.ErrUnavailable, Retryable: true})
 	res, err := modelCritic(t, fake).Run(context.Background(), PipelineInput{Selection: explicit(t, "steelman", ""), Artifact: sample(t)})
 	require.Error(t, err)

@@ -288,7 +288,7 @@ func (m *ModelAdvocate) request(turn Turn) (provider.Request, error) {
 			provider.TagVariant: turn.Self.Label, provider.TagAgent: m.spec.String()},
 	}
 	if turn.Attempt >= 2 {
-		req.Tags[llmjson.TagAttempt] = strconv.Itoa(turn.Attempt)
+		req.Tags[provider.TagAttempt] = strconv.Itoa(turn.Attempt)
 	}
 	return req, nil
 }

@@ -9,13 +9,6 @@ import (
 	"github.com/crucible-go/crucible/provider"
 )
 
-// TagAttempt is the request tag a retry carries ("2"). The first attempt
-// carries none, so a request's identity — its cache key, what a recorded
-// transcript answers — is the same as a single call's; the retry differs
-// from it, so a cache never replays the first answer to the retry and a
-// fault injector decides the retry's fate independently.
-const TagAttempt = "attempt"
-
 // ErrTruncated reports a reply cut at the output limit (finish reason
 // length): whatever it holds is a fragment, never an answer.
 var ErrTruncated = errors.New("reply truncated")
@@ -60,7 +53,7 @@ func Retryable(err error) bool {
 // second attempt, with a larger output limit when the first reply was cut
 // at it.
 func Retry(req provider.Request, cause error) provider.Request {
-	retry := req.WithTag(TagAttempt, strconv.Itoa(2))
+	retry := req.WithTag(provider.TagAttempt, strconv.Itoa(2))
 	var te *TruncatedError
 	if errors.As(cause, &te) && req.MaxTokens > 0 {
 		retry.MaxTokens = req.MaxTokens * 2

@@ -54,8 +54,8 @@ func TestAskRetryPolicy(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			fake := providertest.NewFake()
-			tt.first(fake.On(providertest.Not(providertest.Tag(TagAttempt, "2"))))
-			tt.second(fake.On(providertest.Tag(TagAttempt, "2")))
+			tt.first(fake.On(providertest.Not(providertest.Tag(provider.TagAttempt, "2"))))
+			tt.second(fake.On(providertest.Tag(provider.TagAttempt, "2")))
 			var v verdict
 			req := provider.Request{Model: "m", MaxTokens: 100, Messages: []provider.Message{{Role: provider.RoleUser, Content: "judge"}}}
 			_, err := Ask(context.Background(), fake, req, &v, nil)
@@ -74,12 +74,12 @@ func TestAskRetryPolicy(t *testing.T) {
 
 func TestAskRetryAfterTruncationRaisesTheLimit(t *testing.T) {
 	fake := providertest.NewFake()
-	fake.On(providertest.Not(providertest.Tag(TagAttempt, "2"))).ReplyFunc(func(_ context.Context, req provider.Request) (provider.Response, error) {
+	fake.On(providertest.Not(providertest.Tag(provider.TagAttempt, "2"))).ReplyFunc(func(_ context.Context, req provider.Request) (provider.Response, error) {
 		r := providertest.TextResponse(req, "{")
 		r.FinishReason = provider.FinishLength
 		return r, nil
 	})
-	fake.On(providertest.Tag(TagAttempt, "2")).Reply(`{"verdict": "MET"}`)
+	fake.On(providertest.Tag(provider.TagAttempt, "2")).Reply(`{"verdict": "MET"}`)
 	var v verdict
 	_, err := Ask(context.Background(), fake, provider.Request{Model: "m", MaxTokens: 100,
 		Messages: []provider.Message{{Role: provider.RoleUser, Content: "x"}}}, &v, nil)

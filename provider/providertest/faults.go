@@ -129,16 +129,12 @@ func (in *Injector) Wrap(next provider.Provider) provider.Provider {
 	})
 }
 
-// TagAttempt is the request tag a retry carries ("2"); the injector
-// reads it as the call's attempt number.
-const TagAttempt = "attempt"
-
 func (in *Injector) decide(req provider.Request) Fault {
-	attempt := req.Tag(TagAttempt)
+	attempt := req.Tag(provider.TagAttempt)
 	identity := req
 	if attempt != "" {
 		identity.Tags = maps.Clone(req.Tags)
-		delete(identity.Tags, TagAttempt)
+		delete(identity.Tags, provider.TagAttempt)
 	}
 	key := provider.Key(identity)
 	in.mu.Lock()

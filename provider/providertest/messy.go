@@ -56,7 +56,7 @@ type MessyOptions struct {
 func Messy(o MessyOptions) provider.Middleware {
 	return func(next provider.Provider) provider.Provider {
 		return provider.Func(func(ctx context.Context, req provider.Request) (provider.Response, error) {
-			if o.Match != nil && !o.Match(req) || !o.EveryAttempt && req.Tag(TagAttempt) != "" {
+			if o.Match != nil && !o.Match(req) || !o.EveryAttempt && req.Tag(provider.TagAttempt) != "" {
 				return next.Complete(ctx, req)
 			}
 			style := o.Style

@@ -298,7 +298,7 @@ func TestInjectFaultsIndependentPerAttempt(t *testing.T) {
 			_, err1 := p.Complete(context.Background(), req)
 			retry := req
 			if tagged {
-				retry = req.WithTag(providertest.TagAttempt, "2")
+				retry = req.WithTag(provider.TagAttempt, "2")
 			}
 			_, err2 := p.Complete(context.Background(), retry)
 			if err1 != nil {
@@ -318,7 +318,7 @@ func TestInjectFaultsIndependentPerAttempt(t *testing.T) {
 		out := map[int]bool{}
 		for _, i := range order {
 			req := provider.Request{Model: "m", Messages: []provider.Message{{Role: provider.RoleUser, Content: fmt.Sprint(i)}}}
-			_, err := p.Complete(context.Background(), req.WithTag(providertest.TagAttempt, "2"))
+			_, err := p.Complete(context.Background(), req.WithTag(provider.TagAttempt, "2"))
 			out[i] = err != nil
 		}
 		return out
