@@ -1,6 +1,6 @@
 // Package adversarial runs Crucible's structured adversarial review of 2–10
-// variants of one Markdown artifact: the five-step pipeline of the
-// sc:adversarial specification.
+// variants of one Markdown artifact: a five-step pipeline of diff
+// analysis, debate, scoring and base selection, refactoring plan, and merge.
 //
 // # The pipeline
 //
