@@ -1,13 +1,14 @@
 // Package adversarial runs Crucible's structured adversarial review of 2–10
-// variants of one Markdown artifact: the five-step pipeline of the
-// sc:adversarial specification.
+// variants of one Markdown artifact: a five-step pipeline of diff
+// analysis, debate, scoring and base selection, refactoring plan, and merge.
 //
 // # The pipeline
 //
-// [New] returns a [Runner], the [Pipeline] hosts call. Run takes an
-// [Input] in one of two modes — Mode A compares drafts the host already has
-// ([LoadVariants] reads them from an fs.FS with the seed's validation);
-// Mode B generates one draft per agent from a source — and runs:
+// [New] returns a [Runner], the [Pipeline] hosts call. Run takes an [Input]
+// in one of two modes — Mode A compares drafts the host already has
+// ([LoadVariants] reads them from an fs.FS, checking there are 2–10 and
+// that each exists, and warning on a name not ending in .md); Mode B
+// generates one draft per agent from a source — and runs:
 //
 //  1. diff analysis (package diff) → diff-analysis.md;
 //  2. the debate (package debate) → debate-transcript.md; with five or more
@@ -40,33 +41,33 @@
 // models, and the model-backed advocates, judge, merger and contradiction
 // detector become available; their calls are metered per step and agent,
 // bounded, timed out (each call by the time its output limit needs at a
-// slow model's speed, [CallTimeout]), and watched by the seed's reasoning
-// circuit breaker,
-// which lowers the debate's depth after three consecutive failures (in
-// the order of the logical calls, not of their completion) instead of
-// failing the run. Each role's requests (output limit, temperature,
-// prompts) are set through [WithGeneratorOptions], [WithAdvocateOptions],
-// [WithJudgeOptions], [WithDetectorOptions] and [WithMergerOptions]; the
-// pipeline still builds the collaborators on its own provider, so the
-// host's settings never lose the metering, limits, timeouts or breaker.
+// slow model's speed, [CallTimeout]), and watched by a reasoning circuit
+// breaker, which lowers the debate's depth one level (deep → standard →
+// quick) after three consecutive failures (in the order of the logical
+// calls, not of their completion) instead of failing the run. Each role's
+// requests (output limit, temperature, prompts) are set through
+// [WithGeneratorOptions], [WithAdvocateOptions], [WithJudgeOptions],
+// [WithDetectorOptions] and [WithMergerOptions]; the pipeline still builds
+// the collaborators on its own provider, so the host's settings never lose
+// the metering, limits, timeouts or breaker.
 //
-// Faults follow the seed's error-handling matrix. Every agent call gets
-// one retry after a retryable error or an unusable reply (invalid,
-// truncated, empty), none after authentication or invalid-request errors
-// or a refusal. A call still failing degrades to its seam's offline
-// counterpart for that call — judge → rule judge, contradiction agent →
-// rule detectors, merge executor → section merger (a restructure is
-// skipped and listed) — or, for a generator or an advocate, the run goes
-// on with the N−1 others while two remain. Each degradation leaves a
-// warning naming seam, agent and cause in the step's artifact and the
-// contract, and the run partial; a run never fails while two variants
-// remain, and every path the contract names is in the sink.
+// Faults degrade a run rather than fail it. Every agent call gets one retry
+// after a retryable error or an unusable reply (invalid, truncated, empty),
+// none after authentication or invalid-request errors or a refusal. A call
+// still failing degrades to its seam's offline counterpart for that call —
+// judge → rule judge, contradiction agent → rule detectors, merge executor
+// → section merger (a restructure is skipped and listed) — or, for a
+// generator or an advocate, the run goes on with the N−1 others while two
+// remain. Each degradation leaves a warning naming seam, agent and cause in
+// the step's artifact and the contract, and the run partial; a run never
+// fails while two variants remain, and every path the contract names is in
+// the sink.
 //
-// The [Result] is the seed's return contract — status success, partial or
-// failed per the error-handling matrix, convergence, unresolved points,
-// base variant, failure stage — plus every artifact in order (also handed
-// to the Input's [Sink] as produced: a [DirSink], a [MemorySink] or the
-// host's own) and each step's typed output. The outputs form a
+// The [Result] is the run's return contract — status success, partial or
+// failed as the fault handling above decides, convergence, unresolved
+// points, base variant, failure stage — plus every artifact in order (also
+// handed to the Input's [Sink] as produced: a [DirSink], a [MemorySink] or
+// the host's own) and each step's typed output. The outputs form a
 // [Checkpoint] that encodes to JSON, so a run can be resumed after any
 // step. [Checkpoints] are the four interactive decision points; an
 // [Observer] sees progress; [MemoryHook] and [DomainValidator] are optional

@@ -117,7 +117,7 @@ type Point struct {
 	Signature string `json:"signature,omitempty"`
 }
 
-// VariantInfo is the metadata the seed tracks per variant.
+// VariantInfo is the metadata diff-analysis.md reports per variant.
 type VariantInfo struct {
 	Label    string `json:"label"` // "A", "B", …
 	Name     string `json:"name"`
@@ -160,8 +160,8 @@ type Similarity struct {
 	Comparable  int     `json:"comparable"`  // structural dimensions compared plus topics
 	Ratio       float64 `json:"ratio"`       // Differences / Comparable
 	// Identical is set when the differences are under 10% of the
-	// comparable items: the seed's "variants substantially identical",
-	// after which the pipeline skips the debate.
+	// comparable items ("variants substantially identical"), after which
+	// the pipeline skips the debate.
 	Identical bool `json:"identical"`
 }
 
@@ -226,7 +226,7 @@ func Label(i int) string {
 	return fmt.Sprintf("V%d", i+1)
 }
 
-// Errors for the number of variants, worded as the seed words them.
+// Errors for a variant count outside 2–10.
 var (
 	ErrTooFewVariants  = errors.New("adversarial comparison requires at least 2 variants")
 	ErrTooManyVariants = errors.New("maximum 10 variants supported")
@@ -264,11 +264,11 @@ func WithClock(now func() time.Time) Option {
 	}
 }
 
-// WithFocus restricts the reported points to the given areas (the seed's
-// --focus): a point is kept when an area names its category ("structural",
-// "contradictions") or when the area's words appear in its title,
-// positions or evidence. Ids are assigned after filtering, so they stay
-// contiguous. The similarity check counts every point regardless.
+// WithFocus restricts the reported points to the given areas (--focus on
+// the command line): a point is kept when an area names its category
+// ("structural", "contradictions") or when the area's words appear in its
+// title, positions or evidence. Ids are assigned after filtering, so they
+// stay contiguous. The similarity check counts every point regardless.
 func WithFocus(areas ...string) Option {
 	return func(c *config) {
 		for _, a := range areas {

@@ -10,8 +10,8 @@ import (
 	"github.com/crucible-go/crucible/internal/words"
 )
 
-// ClaimType is the kind of a falsifiable statement, per the seed's
-// contradiction detection protocol.
+// ClaimType is the kind of a falsifiable statement, the unit contradiction
+// detection compares.
 type ClaimType string
 
 // Kinds of claim.

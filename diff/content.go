@@ -11,8 +11,8 @@ import (
 	"github.com/crucible-go/crucible/internal/words"
 )
 
-// Content comparison (the seed's content_diff), unique contributions and
-// the rendering of contradictions as diff points. Topics come from the
+// Content comparison (topic by topic), unique contributions and the
+// rendering of contradictions as diff points. Topics come from the
 // alignment of the variants' sections (align.go); the comparison and the
 // unique contributions keep to the topics with a section one or two levels
 // below the title (H2 and H3 in a document with an H1 title).

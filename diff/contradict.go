@@ -49,7 +49,8 @@ const (
 )
 
 // Scope says whether a contradiction lies within one variant or across
-// variants; the seed reports the two separately.
+// variants. Each contradiction is labelled with it, and only cross-variant
+// ones count as differences between the variants.
 type Scope string
 
 // Scopes of a contradiction.

@@ -9,10 +9,10 @@ import (
 	"github.com/crucible-go/crucible/internal/words"
 )
 
-// Structural comparison (the seed's structural_diff): the order of the
-// top-level sections (matched across variants at ≥ 80% word overlap of
-// their titles), how topics are grouped, whether the organisational models
-// agree, the hierarchy depth and the heading counts per level.
+// Structural comparison: the order of the top-level sections (matched
+// across variants at ≥ 80% word overlap of their titles), how topics are
+// grouped, whether the organisational models agree, the hierarchy depth and
+// the heading counts per level.
 
 const sameSection = 0.8
 

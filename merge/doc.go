@@ -5,30 +5,31 @@
 // # Step 4: the plan
 //
 // [NewPlan] builds a [Plan] from plain inputs the pipeline converts its
-// debate and scoring results into (this package imports neither): the
-// base [Variant], the others, the debate's [Decision] per diff point and
-// the [Strength]s to incorporate. Each change names its source variant and
+// debate and scoring results into (this package imports neither): the base
+// [Variant], the others, the debate's [Decision] per diff point and the
+// [Strength]s to incorporate. Each change names its source variant and
 // section (carrying the section's Markdown, so the plan is self-contained),
 // its target in the base, its approach (replace, append, insert,
 // restructure), its rationale citing debate round, point and confidence,
 // and its risk (Low additive, Medium modifies, High restructures). Points
-// the base lost are its weaknesses; points it won, and unresolved ones,
-// are the changes not being made. Two optional inputs carry what step 1
-// and the debate settled: the topic alignment ([AlignedTopic]) — a
-// section aligned to a base section goes into it, never beside it; a
-// section whose parent or preceding sibling is aligned is placed there;
-// and subsections of an appended section whose topic the merged document
-// already has are cut from it and listed — and the resolved conflicts
-// ([ResolvedConflict]) — changes are edited to state only each winner's
-// value (a whole statement is restated only in the same form, else
-// removed), the base's own text is amended where it states a losing value
-// ([Amendment]), and the losing values are listed among the changes not
-// being made with their source and rule ([Rejection.Value]). At most one
-// change rewrites a base section; colliding contributions are listed
-// there too instead of failing at merge time. A Plan is plain data: it round-trips
-// through JSON, so a host can checkpoint it and a user can edit it.
-// [Review] runs the seed's checkpoint 4 through a host [Reviewer] and
-// records the approval. [Plan.Markdown] renders refactor-plan.md.
+// the base lost are its weaknesses; points it won, and unresolved ones, are
+// the changes not being made. Two optional inputs carry what step 1 and the
+// debate settled: the topic alignment ([AlignedTopic]) — a section aligned
+// to a base section goes into it, never beside it; a section whose parent
+// or preceding sibling is aligned is placed there; and subsections of an
+// appended section whose topic the merged document already has are cut from
+// it and listed — and the resolved conflicts ([ResolvedConflict]) — changes
+// are edited to state only each winner's value (a whole statement is
+// restated only in the same form, else removed), the base's own text is
+// amended where it states a losing value ([Amendment]), and the losing
+// values are listed among the changes not being made with their source and
+// rule ([Rejection.Value]). At most one change rewrites a base section;
+// colliding contributions are listed there too instead of failing at merge
+// time. A Plan is plain data: it round-trips through JSON, so a host can
+// checkpoint it and a user can edit it. [Review] runs the interactive
+// checkpoint after the plan (the pipeline's fourth) through a host
+// [Reviewer] and records the approval. [Plan.Markdown] renders
+// refactor-plan.md.
 //
 // # Step 5: the merge
 //
@@ -76,18 +77,17 @@
 // is the same information as data; [ParseProvenance] reads it back from a
 // merged document and [Strip] removes it.
 //
-// After the changes, the merged document is validated (seed T05.05):
-// structural integrity (starts with H1 or H2, no level gaps, no orphaned
-// subsections, explicit numbers in order, no topic twice among siblings —
-// equal titles, or a host's [TopicMatcher]), internal references
-// (internal/refs, plus those the renumbering found pointing at sections
-// the merge did not bring) and a contradiction re-scan through a
-// [ContradictionScanner] that compares the merged document with the base
-// alone: a conflict between the variants that the merge imports is new.
-// Structure and references fail on problems the merge introduced; a
-// broken reference that sits in base text and was broken in the base
-// already is listed and marked. A partial merge's log says why
-// ([Log.Reasons]).
+// After the changes, the merged document is validated: structural integrity
+// (starts with H1 or H2, no level gaps, no orphaned subsections, explicit
+// numbers in order, no topic twice among siblings — equal titles, or a
+// host's [TopicMatcher]), internal references (internal/refs, plus those
+// the renumbering found pointing at sections the merge did not bring) and a
+// contradiction re-scan through a [ContradictionScanner] that compares the
+// merged document with the base alone: a conflict between the variants that
+// the merge imports is new. Structure and references fail on problems the
+// merge introduced; a broken reference that sits in base text and was
+// broken in the base already is listed and marked. A partial merge's log
+// says why ([Log.Reasons]).
 //
 // # Failures
 //

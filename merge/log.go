@@ -56,9 +56,8 @@ type Log struct {
 	Time     time.Time  `json:"time"`
 	Status   Status     `json:"status"`
 	Failure  string     `json:"failure,omitempty"` // the executor failure, when failed
-	// Notes are remarks the pipeline adds before rendering, such as the
-	// seed's "variants substantially identical" when the debate was
-	// skipped.
+	// Notes are remarks the pipeline adds before rendering, such as
+	// "variants substantially identical" when the debate was skipped.
 	Notes   []string       `json:"notes,omitempty"`
 	Changes []ChangeResult `json:"changes"`
 	// ValuesNotTaken are the losing values of the plan's resolved

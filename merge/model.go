@@ -44,12 +44,11 @@ type PromptData struct {
 	// they quote variant headings and statements, so a template shows
 	// them only this way.
 	Details string
-	// Document is the base document as it was before the merge and Plan
-	// the refactoring plan (refactor-plan.md) — what the seed hands the
-	// merge executor — each inside its delimiters (both quote variant
-	// text). They are the same for every change, so the optional
-	// "context" template that shows them is sent first, as a prefix the
-	// vendors can cache.
+	// Document is the base document as it was before the merge and Plan the
+	// refactoring plan (refactor-plan.md) — the merge executor's two inputs
+	// — each inside its delimiters (both quote variant text). They are the
+	// same for every change, so the optional "context" template that shows
+	// them is sent first, as a prefix the vendors can cache.
 	Document string
 	Plan     string
 }
@@ -59,10 +58,10 @@ type RetryData struct {
 	Problems []string
 }
 
-// ModelMerger is the model-backed merger: it sends restructure changes
-// (or, with [WithAllChanges], every change) to a model acting as the
-// seed's merge executor, one change per call, and splices the other
-// changes as [SectionMerger] does.
+// ModelMerger is the model-backed merger: it sends restructure changes (or,
+// with [WithAllChanges], every change) to a model acting as the merge
+// executor, one change per call, and splices the other changes as
+// [SectionMerger] does.
 //
 // A reply is validated before it is used: one section at the expected
 // level, the target's heading kept, every base heading under the target

@@ -103,8 +103,7 @@ func WithScanner(s ContradictionScanner) Option {
 }
 
 // DefaultModel is the model the model merger asks unless [WithModel] says
-// otherwise: the seed's merge executor runs on the highest-capability
-// model.
+// otherwise: the merge executor runs on the highest-capability model.
 const DefaultModel = "opus"
 
 // WithModel sets the model identifier the model merger sends in its

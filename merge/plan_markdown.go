@@ -90,9 +90,9 @@ func (p Plan) variant(label string) VariantRef {
 	return VariantRef{Label: label}
 }
 
-// Summary is the question of the seed's checkpoint 4: "Refactoring plan:
-// N changes planned, N rejected. Risk: … overall. Would you like to modify
-// the plan before execution?"
+// Summary is the question the interactive checkpoint after the plan asks
+// the user: "Refactoring plan: N changes planned, N rejected. Risk: …
+// overall. Would you like to modify the plan before execution?"
 func (p Plan) Summary() string {
 	warning := ""
 	if w := p.Warning(); w != "" {

@@ -13,7 +13,7 @@ import (
 // Approach says how a [Change] integrates into the base.
 type Approach string
 
-// The integration approaches of the seed's refactoring plan.
+// The integration approaches a refactoring plan's changes use.
 const (
 	// Replace keeps the target's heading and replaces everything under it
 	// with what is under the source section's heading.
@@ -64,8 +64,8 @@ type Risk struct {
 	Reason string    `json:"reason"`
 }
 
-// riskOf is the seed's rule: Low additive, Medium modifies, High
-// restructures.
+// riskOf grades a change by its approach: Low when it adds, Medium when
+// it modifies existing text, High when it restructures.
 func riskOf(a Approach, target SectionRef) Risk {
 	switch a {
 	case Replace:

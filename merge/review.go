@@ -6,10 +6,11 @@ import (
 	"strings"
 )
 
-// Reviewer is the host's checkpoint 4 (interactive mode): it shows the
-// plan to the user — [Plan.Summary] is the seed's question, [Plan.Markdown]
-// the full plan — and returns their verdict. An error (the user aborted,
-// the context ended) stops the pipeline.
+// Reviewer is the host's interactive checkpoint after the plan (the
+// pipeline's fourth, in interactive mode): it shows the plan to the user —
+// [Plan.Summary] is the question, [Plan.Markdown] the full plan — and
+// returns their verdict. An error (the user aborted, the context ended)
+// stops the pipeline.
 type Reviewer interface {
 	ReviewPlan(ctx context.Context, p Plan) (Verdict, error)
 }

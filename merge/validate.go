@@ -70,7 +70,7 @@ type Problem struct {
 	InBase  bool   `json:"in_base,omitempty"` // the base has it too
 }
 
-// The structural rules of the seed's post-merge validation.
+// The structural rules of the post-merge validation.
 const (
 	RuleStart    = "start"     // the document starts with H1 or H2
 	RuleLevelGap = "level-gap" // no heading level gaps (H2 → H4 without H3)
@@ -170,7 +170,7 @@ func checkStructure(merged, base *diff.Document, topics TopicMatcher) StructureC
 	return c
 }
 
-// structureProblems applies the seed's rules: starts with H1 or H2, no
+// structureProblems applies the structural rules: starts with H1 or H2, no
 // level gaps, no orphaned subsections, and explicit numbers in order.
 func structureProblems(d *diff.Document) []Problem {
 	var out []Problem

@@ -155,8 +155,8 @@ type UnknownModelError struct {
 	Available []string // the names the registry knows, sorted
 }
 
-// Error reads "Unknown model '<model>'. Available models: a, b, c", the
-// wording of the seed documents.
+// Error reads "Unknown model '<model>'. Available models: a, b, c": a
+// user-facing message, which command-line hosts print as it is.
 func (e *UnknownModelError) Error() string {
 	avail := "none"
 	if len(e.Available) > 0 {

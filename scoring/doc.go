@@ -39,19 +39,20 @@
 //
 // # Qualitative layer (50%)
 //
-// The seed's 25 binary criteria in 5 dimensions (Completeness,
-// Correctness, Structure, Clarity, Risk Coverage), each a
-// Claim–Evidence–Verdict record; qual_score = met/25. A MET needs evidence
-// quoted from the variant, and the scorer checks that the quote is there:
-// a MET whose quote is not found counts as NOT MET, is logged, and shows in
-// the report. [WithInvariantDimension] adds the sixth dimension, "Invariant
-// & Edge Case Coverage" (30 criteria), with its floor rule.
+// Twenty-five binary criteria in 5 dimensions (Completeness, Correctness,
+// Structure, Clarity, Risk Coverage), each a Claim–Evidence–Verdict record;
+// qual_score = met/25. A MET needs evidence quoted from the variant, and
+// the scorer checks that the quote is there: a MET whose quote is not found
+// counts as NOT MET, is logged, and shows in the report.
+// [WithInvariantDimension] adds the sixth dimension, "Invariant & Edge Case
+// Coverage" (30 criteria), with its floor rule.
 //
 // Against position bias the judge runs twice, in parallel: pass 1 sees the
 // variants in input order, pass 2 reversed. Every criterion–variant pair on
-// which the passes disagree is re-evaluated with the seed's comparison
-// prompt citing both passes, and the re-evaluation is final. The report
-// counts the disagreements, the verdicts changed and the agreement rate.
+// which the passes disagree is re-evaluated with a comparison prompt citing
+// both passes' evidence and verdicts, and the re-evaluation is final. The
+// report counts the disagreements, the verdicts changed and the agreement
+// rate.
 //
 // # Combination and selection
 //

@@ -26,12 +26,12 @@ var judgeTemplate string
 // "reevaluation".
 const TagPass = "pass"
 
-// ModelJudge is a [Judge] that asks a model, with the seed's prompt: the
+// ModelJudge is a [Judge] that asks a model. Its prompt gives the
 // Claim–Evidence–Verdict protocol, every criterion, the variants in the
-// order of the pass, and — for a re-evaluation — the seed's comparison
-// prompt citing both passes. Variants, the source and quoted evidence
-// travel inside fenced blocks, so text in a variant cannot instruct the
-// model.
+// order of the pass, and — for a re-evaluation — both passes' evidence and
+// verdicts, with the instruction that the new verdict is final. Variants,
+// the source and quoted evidence travel inside fenced blocks, so text in a
+// variant cannot instruct the model.
 //
 // A pass is split into one call per variant, so that no reply has to
 // hold more than one variant's 25 verdicts (about 2–3k tokens, where one
@@ -183,7 +183,7 @@ type promptData struct {
 	Source       *diff.Document
 	Focus        []string
 	Variants     []Variant
-	Disputes     string // the disputes, in the seed's comparison format
+	Disputes     string // the disputes: per criterion, both passes' evidence and verdicts
 	// Target is the variant a pass call judges; Order the criteria in the
 	// order it is to answer them (reversed on pass 2).
 	Target string
@@ -389,7 +389,8 @@ func requirementLines(r Reference) string {
 	return b.String()
 }
 
-// disputeText writes each dispute in the seed's comparison format.
+// disputeText writes each dispute as the re-evaluation prompt shows it:
+// the criterion, then each pass's evidence and verdict.
 func disputeText(req RubricRequest) string {
 	byID := map[string]Criterion{}
 	for _, c := range req.Criteria {

@@ -45,10 +45,10 @@ type QuantScore struct {
 	Unmatched []string `json:"unmatched,omitempty"`
 }
 
-// Metrics returns the five metrics in the seed's order.
+// Metrics returns the five metrics in the order RC, IC, SR, DC, SC.
 func (q QuantScore) Metrics() []Metric { return []Metric{q.RC, q.IC, q.SR, q.DC, q.SC} }
 
-// The metrics' names and weights, as the seed gives them.
+// The metrics' weights in quant_score; they sum to 1.
 const (
 	WeightRC = 0.30
 	WeightIC = 0.25
@@ -59,7 +59,7 @@ const (
 
 // quantify computes the quantitative layer for every variant.
 //
-// Each metric, per the seed, with the edge cases this package settles:
+// Each metric, with the edge cases this package settles:
 //
 //   - RC, requirement coverage: reference items the variant covers over
 //     reference items (see [Reference] and cover) — requirement ids, or

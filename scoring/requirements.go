@@ -21,8 +21,8 @@ type coverage struct {
 // cover measures d, the variant labelled label, against ref: an id counts
 // when the variant mentions it anywhere (a grep of the whole text); a
 // requirement without its id counts when its description and the variant
-// share a run of at least three consecutive significant words (the seed's
-// fuzzy match); a topic of the step 1 alignment counts when the variant's
+// share a run of at least three consecutive significant words (a fuzzy
+// match); a topic of the step 1 alignment counts when the variant's
 // aligned section bears content; any other topic counts when a section of
 // the variant with content is titled for it.
 func cover(d *diff.Document, label string, ref Reference) coverage {

@@ -7,7 +7,7 @@ type Criterion struct {
 	ID        string `json:"id"`        // "CMP-1" … "RSK-5", "INV-1" … "INV-5"
 	Dimension string `json:"dimension"` // the dimension's name, e.g. "Completeness"
 	Number    int    `json:"number"`    // 1–5 within the dimension
-	Text      string `json:"text"`      // the criterion as the seed words it
+	Text      string `json:"text"`      // the criterion's wording, shown to judges and in reports
 }
 
 // Dimension is a group of five criteria.
@@ -39,7 +39,7 @@ func dimension(id, name string, texts ...string) Dimension {
 	return d
 }
 
-// StandardRubric returns the seed's 25 criteria in 5 dimensions:
+// StandardRubric returns the 25 binary criteria, five per dimension:
 // Completeness, Correctness, Structure, Clarity and Risk Coverage.
 func StandardRubric() Rubric {
 	return Rubric{Dimensions: []Dimension{

@@ -136,7 +136,8 @@ type Tiebreak struct {
 // TieThreshold is the margin under which the top two variants are tied.
 const TieThreshold = 0.05
 
-// Approval records who approved the base, as the seed's checkpoints word it.
+// Approval records who approved the base, in the words base-selection.md
+// prints: "Auto-approved" or "user-overridden".
 type Approval string
 
 // Approvals.

@@ -8,10 +8,10 @@ import (
 	"github.com/crucible-go/crucible/diff"
 )
 
-// HybridScorer is the default [Scorer]: the seed's hybrid of a
-// deterministic quantitative layer and a rubric judged twice against
-// position bias, combined 50/50, with the three-level tiebreaker and the
-// base selection. It is safe for concurrent use.
+// HybridScorer is the default [Scorer]: the hybrid of a deterministic
+// quantitative layer and a rubric judged twice against position bias,
+// combined 50/50, with the three-level tiebreaker and the base selection.
+// It is safe for concurrent use.
 type HybridScorer struct {
 	judge      Judge
 	rubric     Rubric
@@ -26,7 +26,7 @@ var _ Scorer = (*HybridScorer)(nil)
 // Option configures a [HybridScorer].
 type Option func(*HybridScorer)
 
-// Checkpoint is the seed's interactive checkpoint after base selection:
+// Checkpoint is the interactive checkpoint after base selection:
 // the host is shown the scorecard and returns the label of the base it
 // wants instead, or "" to accept the selection. An error aborts scoring.
 type Checkpoint func(ctx context.Context, card *Scorecard) (override string, err error)
@@ -45,7 +45,7 @@ func WithJudge(j Judge) Option {
 // Edge Case Coverage" (30 criteria, qual_score = met/30), and its floor
 // rule: a variant meeting none of its five criteria cannot be the base,
 // unless no variant meets any (the rule is then suspended with a warning).
-// The default is the seed's 25 criteria.
+// The default is the 25 criteria of [StandardRubric].
 func WithInvariantDimension() Option {
 	return func(s *HybridScorer) { s.rubric = ExtendedRubric() }
 }
@@ -71,7 +71,7 @@ func WithLogger(l *slog.Logger) Option {
 // WithDetectors replaces the contradiction detectors the internal
 // consistency metric runs on each variant. The default is
 // diff.RuleDetector alone, which keeps the quantitative layer free of
-// model judgement, as the seed asks.
+// model judgement: the same text always gets the same scores.
 func WithDetectors(ds ...diff.ContradictionDetector) Option {
 	return func(s *HybridScorer) {
 		if len(ds) > 0 {

@@ -52,8 +52,8 @@ type Input struct {
 	// skipped. Its points won decide tiebreaker level 1, and the points a
 	// variant won become its strengths.
 	Debate *Debate
-	// Focus are the focus areas of the run (the seed's --focus); the
-	// model-backed judge is told them, the scores do not depend on them.
+	// Focus are the focus areas of the run (--focus on the command line);
+	// the model-backed judge is told them, the scores do not depend on them.
 	Focus []string
 }
 

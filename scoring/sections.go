@@ -73,8 +73,8 @@ func titlesCovering(d *diff.Document, topics []Requirement) int {
 }
 
 // sectionCoverage is the SC metric of variant i: the topics it covers over
-// the most any variant covers, so that at least one variant scores 1.0 as
-// the seed asks; 1.0 for all when no variant covers a topic.
+// the most any variant covers, so that at least one variant scores 1.0;
+// 1.0 for all when no variant covers a topic.
 func (tc topicCount) sectionCoverage(i int) Metric {
 	of := "top-level topics"
 	if tc.aligned {

@@ -136,8 +136,8 @@ func (s *Scorecard) selectBase() {
 	s.fillStrengths()
 }
 
-// Override makes label the base in place of the scored selection — the
-// seed's interactive checkpoint after base selection — and records the
+// Override makes label the base in place of the scored selection — what
+// the interactive checkpoint after base selection may do — and records the
 // approval as user-overridden. The rationale keeps the scored selection's
 // evidence, and the strengths are recomputed for the new base. Choosing the
 // scored selection restores it, auto-approved.

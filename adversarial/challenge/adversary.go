@@ -21,7 +21,7 @@ func (f AdversaryFunc) Challenge(ctx context.Context, req Request) (*Reply, erro
 	return f(ctx, req)
 }
 
-// Request is what the adversary receives each round: the seed's message
+// Request is what the adversary receives each round: the request message
 // (artifact type, artifact, project context, round and maximum; from round
 // 2 the previous challenges and the defense).
 type Request struct {

@@ -6,11 +6,11 @@ import (
 	"strings"
 )
 
-// ArtifactType is what the adversary challenges: the four checkpoints of the
-// seed, each with its own challenge categories.
+// ArtifactType is what the adversary challenges: one of the four artifacts
+// at whose checkpoints it runs, each with its own challenge categories.
 type ArtifactType string
 
-// The artifact types, named as the seed's <artifact_type> element names
+// The artifact types, named as a request's <artifact_type> element names
 // them.
 const (
 	Requirements ArtifactType = "requirements"
@@ -53,7 +53,7 @@ func (t ArtifactType) Valid() bool {
 	return false
 }
 
-// Categories returns the type's challenge categories, in the seed's order.
+// Categories returns the type's challenge categories, in a fixed order.
 func (t ArtifactType) Categories() []Category {
 	switch t {
 	case Requirements:
@@ -72,7 +72,7 @@ func (t ArtifactType) Categories() []Category {
 // [ArtifactType.Categories]); Coverage belongs to two.
 type Category string
 
-// The seed's challenge categories.
+// The challenge categories, grouped by artifact type.
 const (
 	// Requirements.
 	Completeness Category = "Completeness" // obvious requirements missing for this type of product
@@ -101,7 +101,7 @@ const (
 	RegressionRisk    Category = "Regression risk"    // passing while breaking something else
 )
 
-// categoryAliases are other names models use for the seed's categories,
+// categoryAliases are other names models use for the categories,
 // lower-cased (the widely used fork's names among them).
 var categoryAliases = map[string]Category{
 	"requirement coverage": Coverage,
@@ -169,8 +169,8 @@ var sortedAliases = func() []string {
 }()
 
 // Question returns the question the category asks of an artifact of type
-// t, in the seed's words (Coverage asks one thing of a roadmap and another
-// of a verification report).
+// t (Coverage asks one thing of a roadmap and another of a verification
+// report).
 func (c Category) Question(t ArtifactType) string {
 	switch c {
 	case Completeness:

@@ -9,16 +9,16 @@ import (
 	"github.com/crucible-go/crucible/provider"
 )
 
-// Defaults, as the seed gives them.
+// Defaults.
 const (
-	// DefaultMaxRounds is the seed's limit: "Max 3 rounds, then Claude
-	// decides with logged rationale".
+	// DefaultMaxRounds is the number of rounds after which, concerns
+	// remaining, the [Decider] makes the final call with a logged rationale.
 	DefaultMaxRounds = 3
-	// MaxRoundsLimit bounds the configurable maximum: a debate that long
-	// is the seed's "infinite debate" anti-pattern.
+	// MaxRoundsLimit bounds the configurable maximum: a longer debate
+	// exhausts the context and the user's patience without converging.
 	MaxRoundsLimit = 10
-	// DefaultProfile is the seed's recommendation: "Start with sonnet
-	// (balanced)".
+	// DefaultProfile is balanced (sonnet): good challenges at a reasonable
+	// cost.
 	DefaultProfile = Balanced
 )
 
@@ -47,9 +47,9 @@ func (p Profile) Alias() string {
 	return ""
 }
 
-// Config is the adversary's configuration. The zero value is the seed's
-// default: disabled ("default off for backward compatibility"), 3 rounds,
-// all four checkpoints, the balanced profile.
+// Config is the adversary's configuration. The zero value is the default:
+// disabled (the adversary is opt-in), 3 rounds, all four checkpoints, the
+// balanced profile.
 type Config struct {
 	// Enabled turns the adversary on; when false the loop returns the
 	// artifact untouched with StatusSkipped.
@@ -68,7 +68,7 @@ type Config struct {
 	Model string `json:"model,omitempty"`
 }
 
-// DefaultConfig returns the seed's defaults spelled out.
+// DefaultConfig returns the defaults spelled out.
 func DefaultConfig() Config {
 	return Config{MaxRounds: DefaultMaxRounds, Checkpoints: ArtifactTypes(), Profile: DefaultProfile}
 }
@@ -135,8 +135,8 @@ func (c Config) ResolveModel(reg *provider.Registry) (string, error) {
 	return id, nil
 }
 
-// ParseConfig reads the adversary's settings from a project configuration
-// in the seed's schema, ignoring every other key:
+// ParseConfig reads the adversary's settings from a JSON project
+// configuration of this shape, ignoring every other key:
 //
 //	{
 //	  "model_profile": "balanced",

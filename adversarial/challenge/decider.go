@@ -6,11 +6,10 @@ import (
 	"strings"
 )
 
-// Decider makes the final call when the debate ends with concerns
-// remaining — at the maximum rounds or in deadlock. It is the seed's "Claude
-// makes final decision" step and belongs to the host; its rationale is
-// logged. [RuleDecider] is the deterministic one. Implementations must be
-// safe for concurrent use.
+// Decider makes the final call when the debate ends with concerns remaining
+// — at the maximum rounds or in deadlock. The final call belongs to the
+// host, never to the adversary; its rationale is logged. [RuleDecider] is
+// the deterministic one. Implementations must be safe for concurrent use.
 type Decider interface {
 	Decide(ctx context.Context, req DecisionRequest) (Decision, error)
 }

@@ -11,10 +11,9 @@ import (
 )
 
 // Defender answers a round's challenges: for each, it accepts (and may
-// revise the artifact) or rejects, citing evidence for a rejection. It is
-// the seed's "Claude formulates defense" step and belongs to the host;
-// [RuleDefender] is the deterministic one. Implementations must be safe
-// for concurrent use.
+// revise the artifact) or rejects, citing evidence for a rejection. The
+// defense belongs to the host, never to the adversary; [RuleDefender] is
+// the deterministic one. Implementations must be safe for concurrent use.
 type Defender interface {
 	Defend(ctx context.Context, req DefenseRequest) (Defense, error)
 }

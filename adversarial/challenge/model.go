@@ -33,13 +33,13 @@ var promptNames = []string{"system.tmpl", "context.tmpl", "request.tmpl", "retry
 
 // ModelAdversary asks a language model to challenge the artifact. Each
 // round is one request: a system prompt with the adversary's role, the
-// type's challenge categories and the reply format, and a message in the
-// seed's format (artifact type, artifact, project context, previous
-// challenges and defense, round, max rounds) in which every piece of
-// untrusted text — artifact, context, previous challenges, defense — sits in
-// a hash-tagged block it cannot close. The reply is parsed with [Parse]; a
-// reply that does not parse, or answers another round, is sent back once
-// with the problem, then fails with a [*ReplyError].
+// type's challenge categories and the reply format, and a message of tagged
+// elements (<artifact_type>, <artifact>, <project_context>,
+// <previous_challenges>, <defense>, <round>, <max_rounds>) in which every
+// piece of untrusted text — artifact, context, previous challenges, defense
+// — sits in a hash-tagged block it cannot close. The reply is parsed with
+// [Parse]; a reply that does not parse, or answers another round, is sent
+// back once with the problem, then fails with a [*ReplyError].
 //
 // A ModelAdversary is safe for concurrent use.
 type ModelAdversary struct {

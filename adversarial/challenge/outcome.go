@@ -87,10 +87,10 @@ func (o *Outcome) Count(s State) int {
 }
 
 // Markdown renders the outcome as a decision-log entry a host can append to
-// its own record (the seed's STATE.md): a level-3 heading, the outcome in
-// brief, every round's challenges with their evidence, the defense and
-// where each ended, the remaining concerns and the final decision with its
-// rationale.
+// its own record (a project's STATE.md, say): a level-3 heading, the
+// outcome in brief, every round's challenges with their evidence, the
+// defense and where each ended, the remaining concerns and the final
+// decision with its rationale.
 func (o *Outcome) Markdown() string {
 	var b strings.Builder
 	name := ""

@@ -9,10 +9,10 @@ import (
 
 // Parse reads an adversary's reply: "## CHALLENGES" with numbered
 // challenges, an optional Defense Assessment table and a Convergence
-// Assessment, or "## NO OBJECTIONS" with a summary — in the seed's dialect
-// or the widely used fork's ("## ADVERSARY CHALLENGES", severities
-// BLOCKING | MAJOR | MINOR, a CONTINUE | CONVERGE recommendation), which it
-// maps onto the seed's values.
+// Assessment, or "## NO OBJECTIONS" with a summary — in the native format
+// or the widely used fork's ("## ADVERSARY CHALLENGES", severities BLOCKING
+// | MAJOR | MINOR, a CONTINUE | CONVERGE recommendation), whose values it
+// maps onto the native ones.
 //
 // Parsing is lenient where models vary and strict where the loop needs
 // structure. Text before the marker heading, "---" rules, unknown fields and

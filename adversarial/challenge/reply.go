@@ -8,8 +8,8 @@ import (
 	"github.com/crucible-go/crucible/provider"
 )
 
-// Severity grades a challenge. The seed's scale is critical, significant,
-// minor; the widely used fork's BLOCKING, MAJOR and MINOR map onto it.
+// Severity grades a challenge. The scale is critical, significant, minor;
+// the widely used fork's BLOCKING, MAJOR and MINOR map onto it.
 type Severity string
 
 // Severities, in decreasing order.
@@ -122,7 +122,8 @@ func firstWord(s string) string {
 // Dialect says which format a reply followed.
 type Dialect string
 
-// Dialects. DialectSeed is the seed's (## CHALLENGES, critical |
+// Dialects. DialectSeed is the native format, the one the package's prompts
+// ask for and [Reply.Markdown] writes (## CHALLENGES, critical |
 // significant | minor, a convergence status); DialectFork the widely used
 // fork's (## ADVERSARY CHALLENGES, BLOCKING | MAJOR | MINOR, a CONTINUE |
 // CONVERGE recommendation).
@@ -146,11 +147,11 @@ type Quote struct {
 // Challenge is one objection of the adversary.
 type Challenge struct {
 	Number int `json:"number"`
-	// Category is the seed category the heading (or a Category field)
-	// names, or "" when it names none.
+	// Category is the [Category] the heading (or a Category field) names,
+	// or "" when it names none.
 	Category Category `json:"category,omitempty"`
 	// Title is the heading's text after "Challenge N:": the category in
-	// the seed's dialect, a descriptive title in the fork's.
+	// the native format, a descriptive title in the fork's.
 	Title          string   `json:"title"`
 	Concern        string   `json:"concern"`
 	Evidence       string   `json:"evidence,omitempty"`
@@ -191,8 +192,8 @@ type Convergence struct {
 	// the fork's per-severity counts; informational — the loop counts
 	// remaining concerns itself, by the evidence rule.
 	Remaining int `json:"remaining,omitempty"`
-	// Recommendation is the seed's "continue debate | accept with noted
-	// risks | escalate to user", in the adversary's words.
+	// Recommendation is "continue debate", "accept with noted risks" or
+	// "escalate to user", in the adversary's words.
 	Recommendation string `json:"recommendation,omitempty"`
 	// Rationale is the fork's explanation of its recommendation.
 	Rationale string `json:"rationale,omitempty"`
@@ -233,7 +234,7 @@ func (r *Reply) Challenge(n int) (Challenge, bool) {
 	return Challenge{}, false
 }
 
-// Markdown renders the reply in the seed's format. Parsing the rendering
+// Markdown renders the reply in the native format. Parsing the rendering
 // gives the reply back (its usage and the offline rule names aside), so it
 // is what the next round's <previous_challenges> block carries.
 func (r *Reply) Markdown() string {

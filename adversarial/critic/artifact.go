@@ -81,8 +81,8 @@ type ModeRequest struct {
 	Constitution []Principle `json:"-"`
 	// Prior are the earlier modes' outputs, in pipeline order.
 	Prior []*ModeOutput `json:"prior,omitempty"`
-	// PipelineContext is Prior rendered as the seed's "Pipeline Context
-	// (accumulated)" document.
+	// PipelineContext is Prior rendered as the "Pipeline Context
+	// (accumulated)" document: one section per earlier mode's output.
 	PipelineContext string `json:"pipeline_context,omitempty"`
 }
 

@@ -20,7 +20,8 @@ type Critic struct {
 // Option configures a [Critic].
 type Option func(*Critic)
 
-// DefaultModeTimeout is the seed's limit for one mode ("single mode > 60s").
+// DefaultModeTimeout is the time one mode may take; a mode that overruns
+// it is flagged incomplete and its partial results are kept.
 const DefaultModeTimeout = 60 * time.Second
 
 // New returns a Critic. Defaults: the [Offline] engine, a logger that

@@ -53,7 +53,7 @@ type CycleDecision struct {
 	Reason    string   `json:"reason"`
 }
 
-// Decide applies the seed's extended-cycle rule after a scored iteration.
+// Decide applies the extended-cycle rule after a scored iteration.
 // scores are the scored iterations so far, the current one last:
 //
 //	IF score >= threshold: ACCEPT
@@ -328,8 +328,8 @@ func (cy *Cycle) critique(ctx context.Context, res *CycleResult, iteration int, 
 	return run, nil
 }
 
-// checkAbort stops the cycle on a governance violation: the seed halts
-// immediately and escalates to human review.
+// checkAbort stops the cycle on a governance violation, which halts the
+// cycle at once and escalates to human review.
 func (cy *Cycle) checkAbort(run *PipelineResult, iteration int) (CycleDecision, bool) {
 	if run.Abort != nil && run.Abort.Escalate {
 		return CycleDecision{Iteration: iteration, Outcome: Escalate, Reason: run.Abort.Reason}, true

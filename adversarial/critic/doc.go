@@ -42,8 +42,9 @@
 // flags modes that overrun their own time limit, skips modes the engine
 // cannot run, and checkpoints after every mode so that a host can resume.
 // [Critic.Review] runs one invocation ([ParseInvocation] reads the PS
-// CONTEXT / ADVERSARIAL CONTEXT blocks) with the seed's graceful
-// degradation.
+// CONTEXT / ADVERSARIAL CONTEXT blocks), degrading gracefully: standard
+// mode without an ADVERSARIAL CONTEXT, the minimal strategy set when the
+// budget is exhausted, and the remaining modes when some cannot run.
 //
 // # Scoring and the cycle
 //

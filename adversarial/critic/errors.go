@@ -15,7 +15,8 @@ var (
 	// value, "standard" mixed with other modes, a checkpoint for another
 	// artifact.
 	ErrInvalidInput = errors.New("invalid input")
-	// ErrArtifactRequired: no artifact path was given. Its text is the seed's.
+	// ErrArtifactRequired: no artifact path was given. A command prints it
+	// as "Artifact path required".
 	ErrArtifactRequired = errors.New("artifact path required")
 	// ErrArtifactNotFound matches an [*ArtifactNotFoundError].
 	ErrArtifactNotFound = errors.New("artifact not found")
@@ -38,7 +39,7 @@ type ArtifactNotFoundError struct {
 	Err  error // the file system's error, if any
 }
 
-// Error reads "Artifact not found at '<path>'", the seed's wording.
+// Error reads "Artifact not found at '<path>'", the user-facing message.
 func (e *ArtifactNotFoundError) Error() string {
 	return fmt.Sprintf("Artifact not found at '%s'", e.Path)
 }
@@ -56,7 +57,7 @@ func (e *ArtifactNotFoundError) Unwrap() []error {
 // a host can show why.
 type RejectedError struct {
 	Rule      string // the rule that rejected, e.g. "TEAM-CHECK"
-	Reason    string // the seed's message
+	Reason    string // the user-facing message
 	Selection *Selection
 }
 
@@ -65,7 +66,7 @@ func (e *RejectedError) Error() string { return e.Reason }
 // Is reports whether target is [ErrRejected].
 func (e *RejectedError) Is(target error) bool { return target == ErrRejected }
 
-// teamRejection is the seed's message for a C4 review with a single agent.
+// teamRejection is the message for a C4 review with a single agent.
 const teamRejection = "C4 review NOT PERMITTED for TEAM-SINGLE. Escalate to TEAM-MULTI + TEAM-HIL."
 
 // ReplyError reports a model reply that failed validation on the first try

@@ -130,8 +130,8 @@ var (
 // required. An ADVERSARIAL CONTEXT section triggers adversarial mode; its
 // missing dimensions take their defaults and each is reported as a warning,
 // as are invalid values (an invalid criticality falls back to
-// auto-detection). An unknown mode name is an error with the seed's
-// message.
+// auto-detection). An unknown mode name is an [*UnknownModeError], whose
+// message lists the available modes.
 func ParseInvocation(text string) (Invocation, []Warning, error) {
 	text = strings.ReplaceAll(text, "\r\n", "\n")
 	text = strings.ReplaceAll(text, "\r", "\n")

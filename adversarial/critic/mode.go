@@ -11,8 +11,8 @@ import (
 type Mode string
 
 // The ten adversarial modes, with the strategy ids of the catalogue they come
-// from. The order of the constants is the order of the seed's list of
-// available modes.
+// from. The constants are in the order the "Available modes" list of an
+// unknown-mode error gives them.
 const (
 	SelfRefine          Mode = "self-refine"           // S-010
 	Steelman            Mode = "steelman"              // S-003
@@ -42,11 +42,12 @@ type modeInfo struct {
 	strategy StrategyID
 	title    string
 	// tokens is the catalogue's per-invocation estimate. Summed over a set it
-	// reproduces the seed's estimates (TOK-CONST C2 = 5,600, C3 = 10,300, …).
+	// reproduces the budget table's estimates (TOK-CONST C2 = 5,600, C3 =
+	// 10,300, …).
 	tokens int
 }
 
-// catalogue lists the modes in the seed's order. It is read-only.
+// catalogue lists the modes in [Modes] order. It is read-only.
 var catalogue = [...]modeInfo{
 	{SelfRefine, "S-010", "Self-Refine", 2000},
 	{Steelman, "S-003", "Steelman", 1600},
@@ -73,7 +74,9 @@ func lookup(m Mode) (modeInfo, bool) {
 	return modeInfo{}, false
 }
 
-// Modes returns the ten adversarial modes in the seed's order.
+// Modes returns the ten adversarial modes in their canonical order:
+// self-refine, steelman, inversion, constitutional, devils-advocate,
+// pre-mortem, fmea, chain-of-verification, llm-as-judge, red-team.
 func Modes() []Mode {
 	out := make([]Mode, len(catalogue))
 	for i, info := range catalogue {
@@ -134,7 +137,7 @@ type UnknownModeError struct {
 }
 
 // Error reads "Unknown mode '<name>'. Available modes: self-refine, …", the
-// seed's wording.
+// user-facing message.
 func (e *UnknownModeError) Error() string {
 	names := make([]string, len(catalogue))
 	for i, info := range catalogue {

@@ -46,7 +46,7 @@ type Abort struct {
 	Mode      Mode       `json:"mode"`
 	Reason    string     `json:"reason"`
 	Evidence  []Evidence `json:"evidence,omitempty"`
-	// Escalate: the seed requires human review.
+	// Escalate: the abort requires human review.
 	Escalate bool `json:"escalate"`
 }
 
@@ -136,7 +136,8 @@ func (r *PipelineResult) Findings() []Finding {
 	return out
 }
 
-// Context renders the outputs as the seed's accumulated pipeline context.
+// Context renders the outputs as the accumulated pipeline context, the
+// "Pipeline Context (accumulated)" document later modes are shown.
 func (r *PipelineResult) Context() string { return renderContext(r.Outputs) }
 
 // renderContext is the "Pipeline Context (accumulated)" document.
@@ -151,7 +152,7 @@ func renderContext(outputs []*ModeOutput) string {
 }
 
 // Run executes the selection's modes in sequence, each seeing the
-// accumulated pipeline context. It honours the seed's abort conditions:
+// accumulated pipeline context. It honours these conditions:
 //
 //   - a governance violation at C3/C4 halts the run and escalates;
 //   - a CONTRADICTED claim on a HARD rule halts the run: the artifact

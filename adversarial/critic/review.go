@@ -32,13 +32,13 @@ type Review struct {
 	Delta *float64 `json:"delta,omitempty"`
 }
 
-// Review runs one invocation end to end, degrading gracefully as the seed
-// describes: without an ADVERSARIAL CONTEXT it runs standard mode (0.85
-// threshold); with "Mode: auto" it runs the decision tree; with explicit
-// modes and an exhausted budget it runs the minimal strategy set for the
-// criticality; modes the engine cannot run are skipped and the rest run.
-// Invalid input fails before any mode runs: no artifact path ("Artifact
-// path required"), a missing file ("Artifact not found at '<path>'").
+// Review runs one invocation end to end, degrading gracefully: without an
+// ADVERSARIAL CONTEXT it runs standard mode (0.85 threshold); with "Mode:
+// auto" it runs the decision tree; with explicit modes and an exhausted
+// budget it runs the minimal strategy set for the criticality; modes the
+// engine cannot run are skipped and the rest run. Invalid input fails
+// before any mode runs: no artifact path ("Artifact path required"), a
+// missing file ("Artifact not found at '<path>'").
 func (c *Critic) Review(ctx context.Context, in ReviewInput) (*Review, error) {
 	inv := in.Invocation
 	art := in.Artifact

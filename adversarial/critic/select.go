@@ -184,7 +184,7 @@ func applyPhaseModifier(c Criticality, p Phase) Criticality {
 	return c
 }
 
-// SelectAutomatic runs the seed's selection algorithm over a context vector
+// SelectAutomatic runs the selection algorithm over a context vector
 // and the artifact's facts:
 //
 //  1. auto-escalation AE-001…AE-005;
@@ -238,7 +238,7 @@ func SelectAutomatic(v Vector, f Facts) (*Selection, error) {
 			detail = fmt.Sprintf("%s: adversarial depth premature; %s → %s", vec.Phase, crit, phased)
 			for _, d := range sel.Trace {
 				if d.Step == 1 && d.Fired && strings.HasPrefix(d.Rule, "AE-") {
-					// The seed's PR-001 guards only a level escalation raised.
+					// PR-001 guards only a level that auto-escalation raised.
 					detail += "; PR-001 not engaged: auto-escalation did not raise the declared level"
 					break
 				}
@@ -389,7 +389,7 @@ func (s *selector) enfMin(crit Criticality, modes []Mode) []Mode {
 
 // SelectExplicit selects the modes a user or orchestrator named: modes is
 // the --mode value and criticality the --criticality value ("" to
-// auto-detect). An unknown mode is rejected with the seed's message; an
+// auto-detect). An unknown mode is rejected with an [*UnknownModeError]; an
 // empty list falls back to standard mode with the 0.85 threshold; a tension
 // pair or an invalid criticality is a warning. The auto-escalation rules
 // apply to the criticality as in automatic selection, and the modes are

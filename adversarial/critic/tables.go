@@ -1,9 +1,9 @@
 package critic
 
-// The decision tree's lookup tables. The seed (the invocation protocol)
-// gives the base sets and the budget tables; the maturity, team and ENF-MIN
-// tables come from the decision tree it cites (EN-303 TASK-004), which
-// defines the helper steps of the seed's algorithm.
+// The decision tree's lookup tables: the base strategy set per
+// criticality, its adaptations to a constrained or exhausted token budget,
+// and the maturity, team and ENF-MIN tables behind the selection
+// algorithm's helper steps (EN-303 TASK-004).
 
 // strategySet is one row of the base table.
 type strategySet struct {

@@ -247,7 +247,8 @@ func (m *LeniencyMonitor) Observe(artifact string, score float64) *LeniencyFlag 
 		Detail: fmt.Sprintf("the last %d artifacts, up to %s, all scored above %.2f", w, artifact, ConsistentlyHigh)}
 }
 
-// YAML renders the tracking in the seed's quality_tracking schema.
+// YAML renders the tracking as a quality_tracking document: the artifact,
+// the threshold and one entry per iteration.
 func (t *Tracking) YAML() ([]byte, error) {
 	var b bytes.Buffer
 	enc := yaml.NewEncoder(&b)

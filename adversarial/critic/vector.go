@@ -35,8 +35,8 @@ func (c Criticality) String() string {
 }
 
 // ParseCriticality parses "C1"…"C4" (also "c3", "CRIT-C3"). Anything else is
-// an error; the critic's callers turn it into the seed's warning and
-// auto-detect.
+// an error; the critic's callers turn it into a warning ("Invalid
+// criticality value …; falling back to auto-detection.") and auto-detect.
 func ParseCriticality(s string) (Criticality, error) {
 	t := strings.ToUpper(strings.TrimSpace(s))
 	t = strings.TrimPrefix(t, "CRIT-")

@@ -36,14 +36,15 @@
 // threshold over two rounds, on oscillation (unresolved points whose
 // leading variant changes), at the threshold after round 2 of a deep
 // debate, or after the depth's last round; every skipped round is logged
-// in the seed's words. [WithDepthLimit] lets a host lower the depth while
-// the debate runs (the pipeline's reasoning circuit breaker does).
+// with its reason ("Round 3 skipped: depth=standard"). [WithDepthLimit]
+// lets a host lower the depth while the debate runs (the pipeline's
+// reasoning circuit breaker does).
 //
-// From [OrchestratorThreshold] (5) variants on, Run adds the seed's
-// orchestrator: it groups similar variants (⌈n/3⌉ groups), runs a
-// one-round elimination debate in each group, all groups at once, and
-// debates the group winners; the Log of the final debate's Result records
-// the groups and who advanced.
+// From [OrchestratorThreshold] (5) variants on, Run adds an orchestrator so
+// that the debate does not grow with every pair of variants: it groups
+// similar variants (⌈n/3⌉ groups), runs a one-round elimination debate in
+// each group, all groups at once, and debates the group winners; the Log of
+// the final debate's Result records the groups and who advanced.
 //
 // # Advocates
 //
@@ -80,9 +81,9 @@
 // end when its context ends.
 //
 // Agents are named by specs of the form model[:persona[:"instruction"]]
-// ([AgentSpec]); [ParseAgents] reads an --agents list with the seed's
-// messages for unknown models, unquoted instructions and counts outside
-// 2–10, and [PersonaFocus] gives each persona's focus.
+// ([AgentSpec]); [ParseAgents] reads an --agents list and rejects unknown
+// models ("Unknown model: <model>"), unquoted instructions and counts
+// outside 2–10, and [PersonaFocus] gives each persona's focus.
 //
 // # Failures
 //

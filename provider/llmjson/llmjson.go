@@ -131,16 +131,16 @@ func Extract(reply string, v any) error {
 }
 
 // Ask sends req and decodes the reply's JSON block into v, then calls
-// validate (which may be nil). It makes at most two attempts — the seed's
-// "retry once" for an agent call: after an unusable reply (no JSON, one
-// that fails validation, a truncated one) it asks once more, appending the
-// reply and the problem to the conversation; after a retryable provider
-// error (rate limit, unavailable, timeout) it sends the same request
-// again. A non-retryable error (authentication, invalid request, a
-// refusal) is returned at once. A second unusable reply returns a
-// [*ReplyError] or [*TruncatedError]; provider errors are returned as
-// they are. The responses of the attempts that got a reply are returned
-// for usage accounting.
+// validate (which may be nil). It makes at most two attempts (an agent call
+// is retried once, never more): after an unusable reply (no JSON, one that
+// fails validation, a truncated one) it asks once more, appending the reply
+// and the problem to the conversation; after a retryable provider error
+// (rate limit, unavailable, timeout) it sends the same request again. A
+// non-retryable error (authentication, invalid request, a refusal) is
+// returned at once. A second unusable reply returns a [*ReplyError] or
+// [*TruncatedError]; provider errors are returned as they are. The
+// responses of the attempts that got a reply are returned for usage
+// accounting.
 func Ask(ctx context.Context, p provider.Provider, req provider.Request, v any, validate func() error) ([]provider.Response, error) {
 	return ask(ctx, p, req, v, validate, true)
 }
