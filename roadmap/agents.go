@@ -6,15 +6,6 @@ import (
 	"github.com/crucible-go/crucible/adversarial/debate"
 )
 
-// OrchestratorThreshold is the agent count from which the pipeline adds an
-// orchestrator to the debate: it groups similar variants and runs
-// elimination rounds before the final merge, and is not counted toward the
-// 2–10 agent limit.
-const OrchestratorThreshold = 5
-
-// NeedsOrchestrator reports whether n agents bring in the orchestrator.
-func NeedsOrchestrator(n int) bool { return n >= OrchestratorThreshold }
-
 // ExpandAgents returns the agents with every model-only agent (no persona,
 // with or without an instruction) given the primary persona: with primary
 // "security", opus becomes opus:security and opus:"be brief" becomes

@@ -7,6 +7,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/crucible-go/crucible/adversarial/debate"
 	"github.com/crucible-go/crucible/diff"
 	"github.com/crucible-go/crucible/internal/lexicon"
 )
@@ -97,9 +98,9 @@ func (e *Extraction) Markdown() string {
 	if len(e.Agents) > 0 {
 		fmt.Fprintf(&b, "- Agents (expanded): %s\n", strings.Join(e.Agents, ", "))
 		if e.Orchestrator {
-			fmt.Fprintf(&b, "- Orchestrator: added for %d agents (≥ %d; not counted toward the 2-10 limit)\n", len(e.Agents), OrchestratorThreshold)
+			fmt.Fprintf(&b, "- Orchestrator: added for %d agents (≥ %d; not counted toward the 2-10 limit)\n", len(e.Agents), debate.OrchestratorThreshold)
 		} else {
-			fmt.Fprintf(&b, "- Orchestrator: not needed (%d agents, < %d)\n", len(e.Agents), OrchestratorThreshold)
+			fmt.Fprintf(&b, "- Orchestrator: not needed (%d agents, < %d)\n", len(e.Agents), debate.OrchestratorThreshold)
 		}
 	}
 	for _, inv := range e.Invocations {

@@ -100,7 +100,4 @@ func TestExpandAgents(t *testing.T) {
 	got := ExpandAgents(agents, "security")
 	assert.Equal(t, `opus:security,sonnet:architect,gpt52:security:"focus on cost",haiku:qa:"edge cases"`, AgentList(got))
 	assert.Equal(t, "", agents[0].Persona, "the input is not modified")
-	assert.False(t, NeedsOrchestrator(4))
-	assert.True(t, NeedsOrchestrator(5))
-	assert.True(t, NeedsOrchestrator(10))
 }

@@ -230,7 +230,7 @@ func (p *Planner) Run(ctx context.Context, req Request) (*Result, error) {
 	var text []byte
 	if w.mode.Generates() {
 		res.Agents = ExpandAgents(w.agents, det.Primary)
-		res.Orchestrator = NeedsOrchestrator(len(res.Agents))
+		res.Orchestrator = len(res.Agents) >= debate.OrchestratorThreshold
 		in := adversarial.Input{
 			Source:       source,
 			Generate:     GenerateRoadmap,
