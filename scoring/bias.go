@@ -35,7 +35,7 @@ func (s *HybridScorer) qualitative(ctx context.Context, vs []Variant, in Input, 
 		checked := verify(v, index[i])
 		if checked.Unverified != "" && v.Unverified == "" {
 			downgraded++
-			s.log.Warn("scoring: MET verdict cites evidence not found in the variant; counted as NOT MET",
+			s.log.WarnContext(ctx, "scoring: MET verdict cites evidence not found in the variant; counted as NOT MET",
 				slog.String("stage", stage), slog.String("variant", v.Variant), slog.String("criterion", v.Criterion),
 				slog.String("quote", checked.Unverified))
 		}

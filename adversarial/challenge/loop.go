@@ -122,7 +122,7 @@ func (l *Loop) Run(ctx context.Context, in Input) (*Outcome, error) {
 	o := &Outcome{Type: in.Type, Name: in.Name, Artifact: in.Artifact, Started: l.now().UTC()}
 	var led ledger
 	artifact := in.Artifact
-	fail := func(err error) (*Outcome, error) { return l.interrupt(o, &led, in.Artifact, artifact, err) }
+	fail := func(err error) (*Outcome, error) { return l.interrupt(ctx, o, &led, in.Artifact, artifact, err) }
 	if err := l.cfg.Validate(); err != nil {
 		return fail(err)
 	}
@@ -228,16 +228,16 @@ func (l *Loop) skip(o *Outcome, reason string) (*Outcome, error) {
 }
 
 // interrupt ends a run early, keeping what it did.
-func (l *Loop) interrupt(o *Outcome, led *ledger, original, artifact string, err error) (*Outcome, error) {
+func (l *Loop) interrupt(ctx context.Context, o *Outcome, led *ledger, original, artifact string, err error) (*Outcome, error) {
 	o.Artifact = artifact
 	o.Challenges = led.snapshot()
 	o.Revised = artifact != original
 	o.Status, o.Error = StatusInterrupted, err.Error()
 	o.Finished = l.now().UTC()
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		l.logger.Info("adversary review cancelled", "type", o.Type, "rounds", len(o.Rounds))
+		l.logger.InfoContext(ctx, "adversary review cancelled", "type", o.Type, "rounds", len(o.Rounds))
 	} else {
-		l.logger.Warn("adversary review interrupted", "type", o.Type, "rounds", len(o.Rounds), "err", err)
+		l.logger.WarnContext(ctx, "adversary review interrupted", "type", o.Type, "rounds", len(o.Rounds), "err", err)
 	}
 	return o, err
 }

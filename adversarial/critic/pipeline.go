@@ -263,7 +263,7 @@ func (c *Critic) Run(ctx context.Context, in PipelineInput) (*PipelineResult, er
 		cp.Outputs = append(cp.Outputs, out)
 		cp.Usage = cp.Usage.Add(out.Usage)
 		cp.Next = i + 1
-		log.Debug("critic: mode done", "mode", m, "summary", out.Summary, "usage", out.Usage.String())
+		log.DebugContext(ctx, "critic: mode done", "mode", m, "summary", out.Summary, "usage", out.Usage.String())
 
 		if ab := abortFor(out, sel.Criticality); ab != nil {
 			res.Abort = ab
