@@ -85,7 +85,8 @@ type verifier struct {
 
 	contradictions []verified
 	differences    []verified
-	seen           map[string]int // cited lines → index+1 in contradictions, or -(index+1) in differences
+	shapes         []conflictShape // of contradictions, for finding restatements
+	seen           map[string]int  // cited lines → index+1 in contradictions, or -(index+1) in differences
 }
 
 type verified struct {
@@ -270,7 +271,8 @@ func (v *verifier) citedLine(s *detStatement, line int, value, subject string) i
 }
 
 // keep records a verified finding once: a finding citing the same lines
-// as an earlier one is a duplicate (from another request); a
+// as an earlier one is a duplicate (from another request), and so is one
+// restating an earlier contradiction (see [conflictShape.restates]); a
 // contradiction displaces a difference on the same lines.
 func (v *verifier) keep(f verified) {
 	key := linesKey(f.c.Claims)
@@ -280,8 +282,14 @@ func (v *verifier) keep(f verified) {
 		}
 		v.differences[-i-1].why = "" // displaced: dropped below
 	}
+	shape := shapeOf(f.c)
+	if i, ok := restatementOf(v.shapes, shape); ok {
+		v.log.Debug("model finding merged into an earlier one it restates", "subject", f.c.Subject, "into", v.contradictions[i].c.Subject)
+		return
+	}
 	if f.why == "" {
 		v.contradictions = append(v.contradictions, f)
+		v.shapes = append(v.shapes, shape)
 		v.seen[key] = len(v.contradictions)
 		return
 	}
