@@ -140,7 +140,7 @@ const restatementShare = 0.8
 type conflictShape struct {
 	lines    map[[2]int]bool // variant and line of every claim
 	variants []int
-	intra    int // the variant of an intra-variant finding, else -1
+	intra    int      // the variant of an intra-variant finding, else -1
 	terms    []string // significant words of the subject
 	names    []string // numbers and identifiers in the subject: "2", "notify.py", "v1"
 }
