@@ -394,14 +394,16 @@ func categoryNoun(c Category) string {
 // scope and variants) dropped, then the field contradictions added. When
 // a named detector (a model) takes part, the rules' findings and the
 // field contradictions come first and every other finding citing the
-// same lines as one already kept is merged into it; each row's reason
+// same lines as one already kept, or restating it (see
+// [conflictShape.restates]), is merged into it; each row's reason
 // says which detectors found it; and when a detector found the variants
 // to be successive revisions, conflicts between two revisions become
 // changes.
 func runDetectors(ctx context.Context, cfg config, in DetectInput, a *Analysis, fields []Contradiction) ([]Contradiction, []Difference, error) {
 	type result struct {
-		cs   []Contradiction
-		name string
+		cs    []Contradiction
+		name  string
+		named bool // a named detector: its restatements of earlier findings are merged into them
 	}
 	var results, later []result
 	var diffs []Difference
@@ -430,10 +432,10 @@ func runDetectors(ctx context.Context, cfg config, in DetectInput, a *Analysis, 
 		}
 		if _, ok := d.(NamedDetector); ok {
 			named = true
-			later = append(later, result{cs, detectorName(d)})
+			later = append(later, result{cs, detectorName(d), true})
 			continue
 		}
-		results = append(results, result{cs, detectorName(d)})
+		results = append(results, result{cs, detectorName(d), false})
 	}
 	if !named {
 		var all []Contradiction
@@ -454,13 +456,15 @@ func runDetectors(ctx context.Context, cfg config, in DetectInput, a *Analysis, 
 		return withFieldContradictions(all, fields), diffs, nil
 	}
 
-	results = append(results, result{fields, "the rules"})
+	results = append(results, result{fields, "the rules", false})
 	results = append(results, later...)
 	var all []Contradiction
 	var found [][]string // per contradiction of all: the detectors that found it
 	seen := map[string]int{}
+	var shapes []conflictShape // of all
 	for _, r := range results {
 		cov := newCoverage(all)
+		earlier := len(all)
 		for _, c := range r.cs {
 			if len(c.Claims) < 2 {
 				continue
@@ -470,6 +474,10 @@ func runDetectors(ctx context.Context, cfg config, in DetectInput, a *Analysis, 
 			if !dup {
 				j, dup = cov.citing(c)
 			}
+			shape := shapeOf(c)
+			if !dup && r.named {
+				j, dup = restatementOf(shapes[:earlier], shape)
+			}
 			if dup {
 				if !slices.Contains(found[j], r.name) {
 					found[j] = append(found[j], r.name)
@@ -478,6 +486,7 @@ func runDetectors(ctx context.Context, cfg config, in DetectInput, a *Analysis, 
 			}
 			seen[key] = len(all)
 			all = append(all, c)
+			shapes = append(shapes, shape)
 			found = append(found, []string{r.name})
 		}
 	}

@@ -292,6 +292,16 @@ func TestDetectorReplay(t *testing.T) {
 			for _, f := range append(changes, unconfirmed...) {
 				fmt.Fprintf(&b, "  %s %s: %v\n", f.ID, f.Kind, f.Locs)
 			}
+			b.WriteString("contradictions, subject and reason:\n")
+			for _, p := range a.ByCategory(diff.CategoryContradiction) {
+				fmt.Fprintf(&b, "  %s %q: %s\n", p.ID, p.Title, p.Reason)
+			}
+			b.WriteString("differences, subject and reason:\n")
+			for _, p := range a.ByCategory(diff.CategoryContent) {
+				if p.Kind == diff.RevisionChange || p.Kind == diff.UnconfirmedContradiction {
+					fmt.Fprintf(&b, "  %s %q: %s\n", p.ID, p.Title, p.Reason)
+				}
+			}
 			t.Log(set + "\n" + b.String())
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/crucible-go/crucible/internal/words"
 )
 
 // Merging the model's findings with the rules': one table, each row
@@ -118,4 +120,112 @@ func revisionChanges(cs []Contradiction, found [][]string, diffs []Difference, o
 		diffs = append(diffs, Difference{Kind: RevisionChange, Subject: c.Subject, Claims: c.Claims, Reason: reason})
 	}
 	return keep, keepFound, diffs
+}
+
+// A finding restated. The model reads a topic at a time and often reports
+// one conflict several times: once from a summary table and once from
+// the section it summarises, or once per request that saw it. The rules
+// report it too, from lines of their own. A restatement is not a second
+// contradiction: it is merged into the first, whose row then says who
+// found it.
+
+// restatementShare is how much of the shorter of their subjects two
+// findings citing a common line must share to be one conflict: a model's
+// subject often adds a qualifier to the rules' ("duration of Phase 2
+// (interactive prompt)" for "duration of phase 2").
+const restatementShare = 0.8
+
+// conflictShape is what comparing two findings needs of each, computed
+// once.
+type conflictShape struct {
+	lines    map[[2]int]bool // variant and line of every claim
+	variants []int
+	intra    int      // the variant of an intra-variant finding, else -1
+	terms    []string // significant words of the subject
+	names    []string // numbers and identifiers in the subject: "2", "notify.py", "v1"
+}
+
+func shapeOf(c Contradiction) conflictShape {
+	s := conflictShape{lines: map[[2]int]bool{}, variants: claimVariants(c.Claims), intra: -1}
+	for _, cl := range c.Claims {
+		s.lines[[2]int{cl.Variant, cl.Line}] = true
+	}
+	if len(s.variants) == 1 {
+		s.intra = s.variants[0]
+	}
+	for _, t := range words.Tokens(c.Subject) {
+		if !hasLetter(t) || strings.ContainsAny(t, "0123456789._") {
+			s.names = append(s.names, strings.Trim(t, "."))
+		}
+	}
+	s.terms = subjectWords(c.Subject)
+	slices.Sort(s.terms)
+	s.terms = slices.Compact(s.terms)
+	slices.Sort(s.names)
+	s.names = slices.Compact(s.names)
+	return s
+}
+
+// restates reports whether b is the conflict a reports, cited again: both
+// within the same variant or both across variants, the variants of one
+// among the other's, and
+//   - the same lines, or
+//   - at least two common lines, half the lines of each, or
+//   - a common line and the same subject: the words of the shorter
+//     subject nearly all in the longer, and the same numbers and
+//     identifiers in both, if both have any ("phase 2" is not "phase 3",
+//     nor "notify.py" "executor.py").
+func (a conflictShape) restates(b conflictShape) bool {
+	if a.intra != b.intra || !subsetInts(a.variants, b.variants) && !subsetInts(b.variants, a.variants) {
+		return false
+	}
+	common := 0
+	for l := range a.lines {
+		if b.lines[l] {
+			common++
+		}
+	}
+	switch {
+	case common == 0:
+		return false
+	case common == len(a.lines) && common == len(b.lines):
+		return true
+	case common >= 2 && 2*common >= max(len(a.lines), len(b.lines)):
+		return true
+	}
+	if len(a.names) > 0 && len(b.names) > 0 && !slices.Equal(a.names, b.names) {
+		return false
+	}
+	shared := 0
+	for _, t := range a.terms {
+		if _, ok := slices.BinarySearch(b.terms, t); ok {
+			shared++
+		}
+	}
+	smaller := min(len(a.terms), len(b.terms))
+	if len(a.names) > 0 && len(b.names) > 0 {
+		shared += len(a.names) // equal, checked above
+		smaller += len(a.names)
+	}
+	return smaller > 0 && float64(shared) >= restatementShare*float64(smaller)
+}
+
+// subsetInts reports whether every element of a (sorted) is in b (sorted).
+func subsetInts(a, b []int) bool {
+	for _, x := range a {
+		if _, ok := slices.BinarySearch(b, x); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// restatementOf returns the index of the first of shapes that c restates.
+func restatementOf(shapes []conflictShape, c conflictShape) (int, bool) {
+	for i, s := range shapes {
+		if s.restates(c) {
+			return i, true
+		}
+	}
+	return 0, false
 }

@@ -85,7 +85,8 @@ type verifier struct {
 
 	contradictions []verified
 	differences    []verified
-	seen           map[string]int // cited lines → index+1 in contradictions, or -(index+1) in differences
+	shapes         []conflictShape // of contradictions, for finding restatements
+	seen           map[string]int  // cited lines → index+1 in contradictions, or -(index+1) in differences
 }
 
 type verified struct {
@@ -161,7 +162,13 @@ func (v *verifier) add(f detFinding) {
 	case conf < minConfidence:
 		vf.why = "the model's confidence is low"
 	default:
-		vf.why = v.check(kind, subject, stmts, claims)
+		var keep []int
+		var left []string
+		keep, left, vf.why = v.check(kind, subject, stmts, claims)
+		if vf.why == "" && len(left) > 0 {
+			vf.c.Claims = keptClaims(claims, keep)
+			vf.c.Reason += fmt.Sprintf(" (%d statement%s left out: %s)", len(left), plural(len(left)), strings.Join(left, "; "))
+		}
 	}
 	sortClaims(vf.c.Claims) // after the check, which reads claims beside stmts
 	v.keep(vf)
@@ -169,23 +176,66 @@ func (v *verifier) add(f detFinding) {
 
 // check applies the verification rules to a finding whose statements all
 // exist: the subject is named in each statement (or its section), and a
-// numeric finding has a number on each side. It returns why the finding
-// fails, or "" when it holds.
-func (v *verifier) check(kind ContradictionKind, subject string, stmts []*detStatement, claims []Claim) string {
+// numeric finding has a number on each side. A side that fails is left
+// out when the others still make the finding: at least two statements,
+// spanning every variant the finding spans (a list or table row that
+// names neither the subject nor a number proves nothing, but the
+// statements that do still conflict). It returns the sides kept and why
+// the others were left out, or why the finding fails.
+func (v *verifier) check(kind ContradictionKind, subject string, stmts []*detStatement, claims []Claim) (keep []int, left []string, why string) {
 	want := words.NewSet(splitIdentifiers(subject))
+	// A side left out for not naming the subject may have been the one
+	// the conflict rests on: the rest must then each name most of it.
+	named, unnamed := true, false
 	for i, s := range stmts {
-		d := v.docs[s.variant]
-		context := words.NewSet(splitIdentifiers(s.fullText() + " " + sectionPath(d, s.section)))
-		if len(want) > 0 && want.Intersect(context) == 0 {
-			return fmt.Sprintf("the subject %q is not named in %s (line %d) or its section", subject, s.id, claims[i].Line)
+		if why, bySubject := v.checkSide(kind, subject, want, s, claims[i]); why != "" {
+			left = append(left, why)
+			unnamed = unnamed || bySubject
+			continue
 		}
-		// A code side needs the number on the line it cites; a paragraph
-		// may have it anywhere in the statement.
-		if kind == NumericConflict && !hasNumber(claims[i].Text) && (s.kind == stmtCode || !hasNumber(s.fullText())) {
-			return fmt.Sprintf("a numeric conflict, but %s (line %d) states no number", s.id, claims[i].Line)
-		}
+		keep = append(keep, i)
+		context := words.NewSet(splitIdentifiers(s.fullText() + " " + sectionPath(v.docs[s.variant], s.section)))
+		named = named && 2*want.Intersect(context) >= len(want)
 	}
-	return ""
+	if len(left) == 0 || (named || !unnamed) && len(keep) >= 2 && slices.Equal(claimVariants(keptClaims(claims, keep)), claimVariants(claims)) {
+		return keep, left, ""
+	}
+	return nil, nil, left[0]
+}
+
+// checkSide returns why one side of a finding fails verification, and
+// whether it fails for not naming the subject; "" when it holds.
+func (v *verifier) checkSide(kind ContradictionKind, subject string, want words.Set, s *detStatement, cl Claim) (string, bool) {
+	d := v.docs[s.variant]
+	context := words.NewSet(splitIdentifiers(s.fullText() + " " + sectionPath(d, s.section)))
+	if len(want) > 0 && want.Intersect(context) == 0 {
+		return fmt.Sprintf("the subject %q is not named in %s (line %d) or its section", subject, s.id, cl.Line), true
+	}
+	// A code side needs the number on the line it cites; a paragraph
+	// may have it anywhere in the statement.
+	if kind == NumericConflict && !hasNumber(cl.Text) && (s.kind == stmtCode || !hasNumber(s.fullText())) {
+		return fmt.Sprintf("a numeric conflict, but %s (line %d) states no number", s.id, cl.Line), false
+	}
+	return "", false
+}
+
+// keptClaims returns the claims at the indexes keep.
+func keptClaims(claims []Claim, keep []int) []Claim {
+	out := make([]Claim, len(keep))
+	for i, k := range keep {
+		out[i] = claims[k]
+	}
+	return out
+}
+
+// claimVariants returns the variants claims cite, sorted, once each.
+func claimVariants(claims []Claim) []int {
+	vs := make([]int, 0, len(claims))
+	for _, c := range claims {
+		vs = append(vs, c.Variant)
+	}
+	slices.Sort(vs)
+	return slices.Compact(vs)
 }
 
 var numberWordRE = regexp.MustCompile(`(?i)\b(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|hundred|thousand|single|double|twice|half|dozen)\b`)
@@ -221,7 +271,8 @@ func (v *verifier) citedLine(s *detStatement, line int, value, subject string) i
 }
 
 // keep records a verified finding once: a finding citing the same lines
-// as an earlier one is a duplicate (from another request); a
+// as an earlier one is a duplicate (from another request), and so is one
+// restating an earlier contradiction (see [conflictShape.restates]); a
 // contradiction displaces a difference on the same lines.
 func (v *verifier) keep(f verified) {
 	key := linesKey(f.c.Claims)
@@ -231,8 +282,14 @@ func (v *verifier) keep(f verified) {
 		}
 		v.differences[-i-1].why = "" // displaced: dropped below
 	}
+	shape := shapeOf(f.c)
+	if i, ok := restatementOf(v.shapes, shape); ok {
+		v.log.Debug("model finding merged into an earlier one it restates", "subject", f.c.Subject, "into", v.contradictions[i].c.Subject)
+		return
+	}
 	if f.why == "" {
 		v.contradictions = append(v.contradictions, f)
+		v.shapes = append(v.shapes, shape)
 		v.seen[key] = len(v.contradictions)
 		return
 	}
