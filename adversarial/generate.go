@@ -52,7 +52,7 @@ var ErrInvalidVariant = errors.New("generated variant is not usable Markdown")
 //go:embed prompts/generate.tmpl
 var generateTemplate string
 
-// ModelGenerator generates variants through a model, with the seed's
+// ModelGenerator generates variants through a model, with the package's
 // generation prompt: the agent's persona and instruction, then the source
 // inside a fenced block. The model is the agent's model id, looked up by
 // the provider (a provider.Registry routes it).
@@ -67,7 +67,7 @@ type ModelGenerator struct {
 // Defaults of a [ModelGenerator]'s requests.
 const (
 	// DefaultGenerateMaxTokens bounds a draft: a full specification or
-	// roadmap of the seed's size runs to 3–6k tokens; 8,192 leaves room
+	// roadmap of a few hundred lines runs to 3–6k tokens; 8,192 leaves room
 	// for a long one without letting a runaway reply cost without end.
 	DefaultGenerateMaxTokens = 8192
 	// DefaultGenerateTemperature samples the drafts moderately: the
@@ -203,7 +203,8 @@ func unwrapMarkdown(s string) string {
 }
 
 // personaKeywords are what each persona looks for first in a source. The
-// seed's persona table names the focus; these words find it in text.
+// debate's persona table (debate.PersonaFocus) names the focus; these words
+// find it in text.
 var personaKeywords = map[string][]string{
 	"architect":   {"architecture", "component", "dependency", "design", "interface", "module", "boundary", "scalab"},
 	"security":    {"security", "auth", "token", "encrypt", "privacy", "threat", "abuse", "secret", "permission", "personal"},

@@ -15,8 +15,9 @@ import (
 	"github.com/crucible-go/crucible/scoring"
 )
 
-// Checkpoints are the seed's interactive decision points, which a host
-// implements (on a terminal, in a UI). The pipeline consults them only for
+// Checkpoints are the protocol's interactive decision points (after the
+// diff analysis, the debate, the scoring and the refactoring plan), which a
+// host implements (on a terminal, in a UI). The pipeline consults them only for
 // an Input with Interactive set; every override is recorded in the
 // artifact it affects as "Approval: user-overridden".
 type Checkpoints interface {
@@ -111,7 +112,7 @@ type StepTracer interface {
 
 // MemoryRecord is what the memory hook persists after a run: its
 // configuration, outcome, scores and the errors met, for learning across
-// sessions (the seed's Serena integration).
+// sessions.
 type MemoryRecord struct {
 	Mode        Mode               `json:"mode"`
 	Depth       debate.Depth       `json:"depth"`
@@ -140,15 +141,17 @@ type DomainFinding struct {
 }
 
 // DomainValidator checks the merged document against the conventions of
-// its artifact type (the seed's Context7 integration). Optional; its
-// findings become warnings. After 5 failures or calls longer than 60 s the
-// pipeline skips it and relies on the structural checks alone.
+// its artifact type (a roadmap's structure, the usual practice of the
+// generated type). Optional; its findings become warnings. After 5 failures
+// or calls longer than 60 s the pipeline skips it and relies on the
+// structural checks alone.
 type DomainValidator interface {
 	Validate(ctx context.Context, artifactType string, doc *diff.Document) ([]DomainFinding, error)
 }
 
 // breaker stops calling an optional service after it has failed too often
-// or been too slow: the seed's circuit breakers for its host services.
+// or been too slow, so that an optional host service that is down costs a
+// run a warning rather than its time.
 type breaker struct {
 	name      string
 	threshold int
@@ -181,7 +184,7 @@ func (b *breaker) call(ctx context.Context, fn func(context.Context) error) (ope
 	return false, err
 }
 
-// reasoning is the seed's reasoning-capacity circuit breaker: three
+// reasoning is the reasoning-capacity circuit breaker: three
 // consecutive failed or timed-out model calls in the debate or scoring
 // steps lower the debate depth by one level (deep → standard → quick)
 // instead of failing the run. It is provider middleware; the debate reads

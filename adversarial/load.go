@@ -8,8 +8,9 @@ import (
 	"strings"
 )
 
-// Errors of Mode A input, worded as the seed words them. Each arrives
-// wrapped with the count or path it is about.
+// Errors of Mode A input. Each arrives wrapped with the count or path it is
+// about. The texts are lower-case, as Go error strings are; the example
+// command-line tools print them capitalised ("File not found: <path>").
 var (
 	ErrTooFewFiles  = errors.New("adversarial comparison requires at least 2 files")
 	ErrTooManyFiles = errors.New("maximum 10 files supported")
@@ -26,8 +27,8 @@ type Draft struct {
 	Agent string `json:"agent,omitempty"`
 }
 
-// LoadVariants reads Mode A inputs from fsys, in order, with the seed's
-// validation: 2–10 files, every file present ("File not found: <path>"),
+// LoadVariants reads Mode A inputs from fsys, in order, with Mode A's
+// validation: 2–10 files, every file present ([ErrFileNotFound]),
 // a warning for each file that is not Markdown (.md). Paths are fsys paths:
 // slash-separated and relative (use os.DirFS for the working directory).
 // Variants are named by their base names, made unique with their full

@@ -14,8 +14,9 @@ import (
 
 // Pipeline runs the five-step adversarial protocol over one input.
 //
-// Run returns an error, and no result, when the input is invalid (the
-// seed's mode, count and file errors). Every other outcome is a *Result:
+// Run returns an error, and no result, when the input is invalid (a mode
+// conflict, too few or too many variants or agents, a missing file). Every
+// other outcome is a *Result:
 // status success, partial, or failed with the stage that failed — a failed
 // run still carries every artifact finished before it, and comes with a
 // [*RunError] whose cause matches what went wrong (errors.Is/As). When ctx
@@ -96,8 +97,9 @@ var (
 	ErrInvalidInput = errors.New("invalid input")
 )
 
-// Mode reports the input's mode, or the seed's error for a conflict, a
-// missing mode, or Mode B flags missing.
+// Mode reports the input's mode, or an error for a conflict
+// ([ErrModeConflict]), a missing mode ([ErrNoMode]), or Mode B settings
+// missing ([ErrModeBFlags]).
 func (in Input) Mode() (Mode, error) {
 	modeB := in.Source != nil || in.Generate != "" || (len(in.Agents) > 0 && len(in.Compare) == 0)
 	switch {
@@ -135,7 +137,7 @@ func joinList(s []string) string {
 	return out
 }
 
-// Status is the outcome of a run, per the seed's return contract.
+// Status is the outcome of a run, the status field of its return contract.
 type Status string
 
 // The statuses of a run.
@@ -166,7 +168,7 @@ const (
 	StageMerge    Stage = "merge"
 )
 
-// Result is the outcome of a run: the seed's return contract (the fields
+// Result is the outcome of a run: its return contract (the fields
 // with YAML names, also written as return-contract.yaml), the artifacts in
 // the order they were produced, and each step's typed output.
 type Result struct {

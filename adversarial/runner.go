@@ -158,8 +158,8 @@ func WithDetectors(ds ...diff.ContradictionDetector) Option {
 func WithModelDetector(model string) Option { return func(r *Runner) { r.detectorModel = model } }
 
 // WithGenerator sets how Mode B variants are generated. Default: through
-// the models with the seed's prompt when a registry is set, else the
-// offline [OutlineGenerator].
+// the models with the package's generation prompt ([ModelGenerator]) when
+// a registry is set, else the offline [OutlineGenerator].
 func WithGenerator(g Generator) Option { return func(r *Runner) { r.generator = g } }
 
 // WithCheckpoints sets the host's interactive checkpoints, consulted for
@@ -235,11 +235,11 @@ const (
 // output limit gets 10 minutes. A retry whose limit was doubled after a
 // truncated reply gets the time the larger reply needs.
 //
-// The seed's 30 s belongs to the circuit breaker of an auxiliary
-// reasoning service the seed's steps 2–4 consult; it was never meant for
-// a model writing thousands of tokens, which takes minutes at a slow
-// model's speed. Crucible calls no such service: its reasoning breaker
-// counts failed model calls, each under this limit.
+// A fixed 30 s limit, as a circuit breaker for an auxiliary reasoning
+// service consulted in steps 2–4 might use, is far too short for a model
+// writing thousands of tokens, which takes minutes at a slow model's
+// speed. Crucible calls no such service: its reasoning breaker counts
+// failed model calls, each under this limit.
 func CallTimeout(maxTokens int) time.Duration {
 	if maxTokens <= 0 {
 		return unlimitedReplyTimeout

@@ -175,7 +175,8 @@ func (x *run) stopPreparing() {
 }
 
 // skippedSelection is base-selection.md when scoring was skipped: the first
-// variant in input order is the base, as the seed's error matrix says.
+// variant in input order is the base: with substantially identical
+// variants either would do, and input order is deterministic.
 func skippedSelection(x *run) string {
 	var b strings.Builder
 	a := x.res.Steps.Analysis

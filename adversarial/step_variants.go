@@ -21,7 +21,7 @@ import (
 var ErrResumeMismatch = errors.New("the checkpoint was taken for other variants")
 
 // prepare validates the input and settles the run's settings. Its errors
-// are the seed's input errors; nothing has run yet.
+// are input errors (mode, counts, files, agent specs); nothing has run yet.
 func (r *Runner) prepare(ctx context.Context, in Input) (*run, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err

@@ -164,7 +164,7 @@ func (e *Extraction) Markdown() string {
 	return b.String()
 }
 
-// quoteWarning renders a warning as the seed's block quote: the first line
+// quoteWarning renders a warning as a Markdown block quote: the first line
 // after "**Warning**:", every line quoted.
 func quoteWarning(msg string) string {
 	var b strings.Builder

@@ -29,9 +29,9 @@ type Adversarial struct {
 	ArtifactsDir string `json:"artifacts_dir" yaml:"artifacts_dir"`
 }
 
-// node returns the block as a YAML mapping with the seed's keys in the
-// seed's order (mode, agents as a flow sequence, convergence_score,
-// base_variant in modes that generate roadmaps, artifacts_dir).
+// node returns the block as a YAML mapping with its keys in a fixed order
+// (mode, agents as a flow sequence, convergence_score, base_variant in
+// modes that generate roadmaps, artifacts_dir).
 func (a Adversarial) node() *yaml.Node {
 	str := func(s string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s} }
 	agents := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Style: yaml.FlowStyle}

@@ -34,7 +34,7 @@ type Invocation struct {
 	Input adversarial.Input `json:"-"`
 }
 
-// CommandLine renders the invocation as the seed writes it:
+// CommandLine renders the invocation as an sc:adversarial command line:
 //
 //	sc:adversarial --compare a.md,b.md --depth standard --output out [--interactive]
 //	sc:adversarial --source spec.md --generate roadmap --agents opus:security,sonnet:security --depth deep --output out

@@ -1,8 +1,8 @@
 package roadmap
 
 // Mode is the adversarial mode of a roadmap run, detected from which inputs
-// are present (the seed's flags): --specs, --multi-roadmap --agents, both,
-// or neither.
+// are present (named by their command-line flags): --specs,
+// --multi-roadmap --agents, both, or neither.
 type Mode string
 
 // The modes. ModeNone is the standard single-spec path: no adversarial
@@ -14,7 +14,7 @@ const (
 	ModeCombined     Mode = "combined"      // both, Wave 1A then Wave 2
 )
 
-// DetectMode applies the seed's detection logic: --specs and --multi-roadmap
+// DetectMode applies mode detection: --specs and --multi-roadmap
 // together are combined mode, either alone its own mode, neither no
 // adversarial mode.
 func DetectMode(specs, multiRoadmap bool) Mode {

@@ -11,7 +11,7 @@ import (
 	"github.com/crucible-go/crucible/internal/words"
 )
 
-// PersonaDetector chooses the primary persona of a spec (the seed's Wave 1B
+// PersonaDetector chooses the primary persona of a spec (Wave 1B's
 // domain analysis): model-only agents of --agents inherit it, and the
 // roadmap of the standard and multi-spec paths is written from its
 // perspective. Implementations must be safe for concurrent use.

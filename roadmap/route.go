@@ -21,8 +21,8 @@ const (
 )
 
 // Approver answers, in interactive mode, whether to proceed with a partial
-// result whose convergence is below [ProceedThreshold] — the seed's
-// "Proceed anyway? [Y/n]". Implementations must be safe for concurrent use.
+// result whose convergence is below [ProceedThreshold]: "Proceed anyway?
+// [Y/n]". Implementations must be safe for concurrent use.
 type Approver interface {
 	Approve(ctx context.Context, q Question) (bool, error)
 }
@@ -37,7 +37,7 @@ func (f ApproverFunc) Approve(ctx context.Context, q Question) (bool, error) { r
 type Question struct {
 	Wave        Wave
 	Convergence float64
-	// Prompt is the seed's question: "Adversarial convergence is XX%
+	// Prompt is the question to show: "Adversarial convergence is XX%
 	// (below 60% threshold).\nProceed anyway? [Y/n]".
 	Prompt string
 	// Result is the pipeline's result, for a host that shows more.
@@ -95,7 +95,9 @@ var (
 )
 
 // AbortError ends a roadmap run after the pipeline. Its message is the
-// seed's for the reason.
+// sentence a user is shown for the reason, e.g. "Adversarial convergence
+// 42% is below 60% threshold.\nUse --interactive to approve low-convergence
+// results, or revise specifications."
 type AbortError struct {
 	Wave    Wave
 	Reason  error  // ErrPipelineFailed, ErrLowConvergence, ErrNotApproved, ErrInvocationFailed or ErrInvalidContract
@@ -125,7 +127,7 @@ func (e *AbortError) Unwrap() []error {
 	return errs
 }
 
-// percent formats a convergence score as the seed's "XX%": whole percent,
+// percent formats a convergence score as "XX%": whole percent,
 // rounded down so that a score below a threshold never reads as the
 // threshold.
 func percent(score float64) string {
@@ -140,10 +142,11 @@ func percent(score float64) string {
 //     consolidation partial (convergence: XX%). Some conflicts
 //     unresolved.";
 //   - partial below 60% asks the approver when interactive (approved: as
-//     above; declined: abort) and aborts otherwise, with the seed's
-//     message;
+//     above; declined: abort) and aborts otherwise, with "Adversarial
+//     convergence XX% is below 60% threshold." and what to do;
 //   - failed aborts with the unresolved count and the artifacts location;
-//   - in every case, unresolved conflicts add the seed's warning, and a
+//   - in every case, unresolved conflicts add "Adversarial consolidation
+//     produced N unresolved conflicts." with where to review them, and a
 //     convergence below 50% the divergent-specs warning.
 //
 // A result that breaks the contract (an unknown status, a convergence
@@ -178,7 +181,7 @@ func Route(ctx context.Context, wave Wave, res *adversarial.Result, interactive 
 		general = append(general, warn(WarnPipeline, "sc:adversarial: "+w))
 	}
 
-	// The seed's sentence names unresolved conflicts; a run partial for
+	// The partial sentence names unresolved conflicts; a run partial for
 	// another reason (a merge check, a dropped advocate) says only that it
 	// is partial, and its reasons follow among the pipeline's warnings.
 	partialMsg := fmt.Sprintf("Adversarial consolidation partial (convergence: %s). Some conflicts unresolved.", pct)
@@ -228,7 +231,7 @@ func Route(ctx context.Context, wave Wave, res *adversarial.Result, interactive 
 	return warnings, nil
 }
 
-// failedMessage is the seed's abort message for a failed run: the stage
+// failedMessage is the abort message for a failed run: the stage
 // that failed, the unresolved count, and the artifacts location when the
 // result has one.
 func failedMessage(res *adversarial.Result) string {

@@ -11,9 +11,9 @@ import (
 	"github.com/crucible-go/crucible/provider"
 )
 
-// Errors of Wave 0, the validation that runs before any work. Their texts
-// are the seed's, translated where the seed names its original environment
-// (a skill that is not installed is a pipeline that is not configured).
+// Errors of Wave 0, the validation that runs before any work. Each names
+// the flag or setting at fault and, where a collaborator is missing, the
+// option that supplies it.
 var (
 	// ErrPipelineNotConfigured: an adversarial mode was asked for but the
 	// Planner has no pipeline (see WithPipeline).

@@ -10,7 +10,7 @@ import (
 	"github.com/crucible-go/crucible/internal/samplegen"
 )
 
-// BenchmarkParse parses a seed-dialect reply of 50 challenges with a
+// BenchmarkParse parses a native-format reply of 50 challenges with a
 // defense assessment: the largest reply a model would plausibly send.
 func BenchmarkParse(b *testing.B) {
 	var sb strings.Builder

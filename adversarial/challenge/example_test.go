@@ -47,7 +47,7 @@ Implement the export page.
 }
 
 // Parse reads a reply in the widely used fork's dialect and maps it onto
-// the seed's values.
+// the package's own severities and convergence statuses.
 func ExampleParse() {
 	reply, err := challenge.Parse(`## ADVERSARY CHALLENGES
 
@@ -76,7 +76,8 @@ func ExampleParse() {
 	// Output: fork critical Implement the delivery dashboard. continue 1
 }
 
-// ParseConfig reads the seed's configuration schema.
+// ParseConfig reads the adversary's settings from a project's JSON
+// configuration.
 func ExampleParseConfig() {
 	cfg, err := challenge.ParseConfig([]byte(`{
   "model_profile": "budget",

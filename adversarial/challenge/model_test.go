@@ -13,7 +13,7 @@ import (
 	"github.com/crucible-go/crucible/provider/providertest"
 )
 
-const seedReply = `## CHALLENGES
+const nativeReply = `## CHALLENGES
 
 **Round:** %d/3
 
@@ -30,7 +30,9 @@ const seedReply = `## CHALLENGES
 **Recommendation:** continue debate
 `
 
-func replyFor(round int) string { return strings.Replace(seedReply, "%d", string(rune('0'+round)), 1) }
+func replyFor(round int) string {
+	return strings.Replace(nativeReply, "%d", string(rune('0'+round)), 1)
+}
 
 func newModel(t *testing.T, p provider.Provider, opts ...ModelOption) *ModelAdversary {
 	t.Helper()

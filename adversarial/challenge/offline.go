@@ -129,7 +129,7 @@ func (a *OfflineAdversary) Challenge(ctx context.Context, req Request) (*Reply, 
 		current = append(current, c)
 	}
 
-	reply := &Reply{Dialect: DialectSeed, Round: req.Round, MaxRounds: req.MaxRounds}
+	reply := &Reply{Dialect: DialectNative, Round: req.Round, MaxRounds: req.MaxRounds}
 	if req.Previous != nil {
 		reply.Assessments = a.assess(req, now)
 	}

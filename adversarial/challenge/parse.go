@@ -170,7 +170,7 @@ func (p *parser) parse() (*Reply, error) {
 	if err != nil {
 		return nil, err
 	}
-	p.reply.Dialect = DialectSeed
+	p.reply.Dialect = DialectNative
 	if kind == forkMarker {
 		p.reply.Dialect = DialectFork
 	}

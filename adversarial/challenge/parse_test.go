@@ -59,8 +59,8 @@ func TestParseDialects(t *testing.T) {
 		remaining   int
 		assessments []AssessmentStatus
 	}{
-		{"seed-round1.md", DialectSeed, []Severity{Critical, Significant, Minor}, Continue, 3, nil},
-		{"seed-round2.md", DialectSeed, []Severity{Critical}, Deadlock, 1, []AssessmentStatus{Unaddressed, Addressed, Rejected}},
+		{"native-round1.md", DialectNative, []Severity{Critical, Significant, Minor}, Continue, 3, nil},
+		{"native-round2.md", DialectNative, []Severity{Critical}, Deadlock, 1, []AssessmentStatus{Unaddressed, Addressed, Rejected}},
 		{"fork-round1.md", DialectFork, []Severity{Critical, Significant, Minor}, Continue, 3, nil},
 		{"fork-round2.md", DialectFork, []Severity{Minor}, Converging, 1, []AssessmentStatus{Addressed, Addressed, Rejected}},
 		{"messy.md", DialectFork, []Severity{Significant, Significant}, Converging, 2, nil},

@@ -122,14 +122,14 @@ func firstWord(s string) string {
 // Dialect says which format a reply followed.
 type Dialect string
 
-// Dialects. DialectSeed is the native format, the one the package's prompts
+// Dialects. DialectNative is the package's own format, the one its prompts
 // ask for and [Reply.Markdown] writes (## CHALLENGES, critical |
 // significant | minor, a convergence status); DialectFork the widely used
 // fork's (## ADVERSARY CHALLENGES, BLOCKING | MAJOR | MINOR, a CONTINUE |
 // CONVERGE recommendation).
 const (
-	DialectSeed Dialect = "seed"
-	DialectFork Dialect = "fork"
+	DialectNative Dialect = "native"
+	DialectFork   Dialect = "fork"
 )
 
 // Quote is a piece of text a challenge's evidence quotes.

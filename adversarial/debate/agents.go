@@ -43,9 +43,10 @@ func (s AgentSpec) KnownPersona() bool {
 	return s.Persona == "" || ok
 }
 
-// personaFocus is the persona activation table: the seed's seven personas
-// and what each advocate focuses on, plus the other SuperClaude personas an
-// --agents list may name.
+// personaFocus is the persona activation table: the seven advocate
+// personas (architect, security, analyzer, frontend, backend, performance,
+// qa) and what each advocate focuses on, plus the other SuperClaude
+// personas an --agents list may name.
 var personaFocus = map[string]string{
 	"architect":   "structure, dependencies, long-term impact",
 	"security":    "vulnerabilities, attack surface, compliance",
@@ -81,18 +82,19 @@ func PersonaFocus(persona string) (string, bool) {
 
 // Errors of agent-spec parsing. A malformed spec is a [*SpecError] that
 // matches ErrInvalidAgentSpec; counts outside 2–10 match ErrTooFewAgents or
-// ErrTooManyAgents. Their texts are the seed's.
+// ErrTooManyAgents. The sentinels' texts are lower-case, as Go error
+// strings are; the example command-line tools print them capitalised.
 var (
 	ErrInvalidAgentSpec = errors.New("invalid agent spec")
 	ErrTooFewAgents     = errors.New("adversarial comparison requires at least 2 agents")
 	ErrTooManyAgents    = errors.New("maximum 10 agents supported")
 )
 
-// SpecError is a spec that cannot be used. Its message is the seed's
-// ("Unknown model: <model>", "Instruction must be quoted: <spec>"); it
-// matches [ErrInvalidAgentSpec] and, for an unknown model, wraps the
-// registry's *provider.UnknownModelError (which lists the known models), so
-// a caller can reword it with errors.As.
+// SpecError is a spec that cannot be used. Its message is the sentence a
+// user is shown ("Unknown model: <model>", "Instruction must be quoted:
+// <spec>"); it matches [ErrInvalidAgentSpec] and, for an unknown model,
+// wraps the registry's *provider.UnknownModelError (which lists the known
+// models), so a caller can reword it with errors.As.
 type SpecError struct {
 	Spec    string // the spec as written
 	Message string

@@ -110,8 +110,9 @@ func oscillating(prev, cur Round) []string {
 	return out
 }
 
-// logSkips records, in the seed's words, the rounds that did not run after
-// the debate stopped following round r.
+// logSkips records the rounds that did not run after the debate stopped
+// following round r, as "Round 2 skipped: depth=quick", "Round 3 skipped:
+// convergence N% ≥ T%" and the like.
 func (d *debate) logSkips(r int) {
 	stop := d.res.Stop
 	conv := percent(d.res.Rounds[r-1].Convergence)

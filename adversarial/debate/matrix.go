@@ -45,7 +45,7 @@ func decide(a *diff.Analysis, res *Result, aborted bool) []Decision {
 	return out
 }
 
-// decidePoint calibrates one decision per the seed: unanimous 90–100,
+// decidePoint calibrates one decision's confidence: unanimous 90–100,
 // majority 60–89, split 50 and unresolved; +10 when a losing advocate
 // conceded; 100 only when every losing advocate explicitly conceded; never
 // below 50. Within a band the advocates' own confidence sets the place.

@@ -14,7 +14,7 @@ import (
 )
 
 // OrchestratorThreshold is the number of advocates from which [Run] adds
-// the seed's orchestrator: it groups similar variants, runs
+// an orchestrator: it groups similar variants, runs
 // elimination rounds within the groups and debates the finalists, so that
 // ten advocates do not all argue every point with each other. The
 // orchestrator is infrastructure: it does not count towards the 2–10
@@ -128,7 +128,7 @@ func orchestrate(ctx context.Context, in Input, cfg config) (*Result, error) {
 	}
 	sort.Ints(finalists)
 	if len(finalists) < 2 {
-		// Fewer than two advocates remain in all: the seed's abort. The
+		// Fewer than two advocates remain in all: the debate aborts. The
 		// result holds a group's rounds and every failure, so the caller
 		// finds the survivor.
 		var res *Result

@@ -96,7 +96,7 @@ type Stop struct {
 	Round  int        `json:"round"` // the last round that ran
 	// Points lists the oscillating points (StopOscillation only).
 	Points []string `json:"points,omitempty"`
-	// Log is the seed's log line, e.g. "Convergence: 85% (stable majority
+	// Log is the stop's log line, e.g. "Convergence: 85% (stable majority
 	// over 2 rounds)".
 	Log string `json:"log"`
 }

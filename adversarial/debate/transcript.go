@@ -318,8 +318,8 @@ func cell(s string) string {
 
 // SkippedTranscript is debate-transcript.md for a run that does not debate
 // because its variants are substantially identical (the analysis's
-// Similarity.Identical): the seed skips the debate and the transcript says
-// why, with every diff point undecided.
+// Similarity.Identical): the protocol skips the debate for such variants,
+// and the transcript says why, with every diff point undecided.
 func SkippedTranscript(a *diff.Analysis, depth Depth, threshold float64) string {
 	var b strings.Builder
 	b.WriteString("# Adversarial Debate Transcript\n\n## Metadata\n\n")

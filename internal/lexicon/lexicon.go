@@ -12,8 +12,9 @@ import (
 	"strings"
 )
 
-// vaguePhrases are the seed's vague indicators, lower-cased. A statement
-// containing one is vague.
+// vaguePhrases are the vague indicators of the specificity ratio ("as
+// needed", "properly", "best practices" without a citation, …),
+// lower-cased. A statement containing one is vague and no scorable claim.
 var vaguePhrases = []string{
 	"as appropriate", "as needed", "as necessary", "if necessary", "where possible", "where appropriate",
 	"when appropriate", "appropriate", "properly", "adequate", "adequately", "should consider",
