@@ -343,7 +343,7 @@ func SkippedTranscript(a *diff.Analysis, depth Depth, threshold float64) string 
 	b.WriteString("\n## Convergence Assessment\n\n")
 	fmt.Fprintf(&b, "- Points resolved: %d of %d\n- Alignment: 100%%\n- Threshold: %.0f%%\n- Status: CONVERGED\n- Unresolved points: none\n",
 		len(a.Points), len(a.Points), threshold*100)
-	b.WriteString("- Stopped: before round 1 — the variants are substantially identical, so the seed skips the debate\n")
+	b.WriteString("- Stopped: before round 1 — the variants are substantially identical, so no debate is needed\n")
 	return b.String()
 }
 
