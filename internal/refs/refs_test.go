@@ -125,6 +125,10 @@ func TestSlug(t *testing.T) {
 		"API (v2) — Overview":    "api-v2--overview",
 		"snake_case-and-dash":    "snake_case-and-dash",
 		"Café Über":              "café-über",
+		"Design — Overview":      "design--overview",
+		"x² and Ⅻ":               "x-and-ⅻ",
+		"Launch 🚀 plan":          "launch--plan",
+		"  trimmed  ":            "trimmed",
 	} {
 		assert.Equal(t, want, Slug(in), in)
 	}
