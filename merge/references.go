@@ -150,16 +150,17 @@ func explicitNumber(r SectionRef) string {
 	return ""
 }
 
-// seeNumbers finds "see 3.2" outside code and outside the references
-// already found.
+// seeNumbers finds "see 3.2" in prose text (never in code, a link or
+// HTML; see refs.Prose) outside the references already found.
 func seeNumbers(doc *diff.Document, found []refs.Ref) []refs.Ref {
 	var out []refs.Ref
+	prose := refs.Prose(doc)
 	for _, b := range doc.Blocks {
 		if b.Kind == diff.Code {
 			continue
 		}
 		text := doc.Text(b.Span)
-		for _, m := range seeNumberRE.FindAllStringSubmatchIndex(text, -1) {
+		for _, m := range seeNumberRE.FindAllStringSubmatchIndex(prose[b.Span.Start:b.Span.End], -1) {
 			start, end := b.Span.Start+m[0], b.Span.Start+m[1]
 			overlaps := false
 			for _, f := range found {

@@ -102,3 +102,11 @@ func TestReferencesFollowTheirSections(t *testing.T) {
 		})
 	}
 }
+
+// TestReferencesInCodeStay: a "see 2.1" or "§2" inside inline code is code,
+// not a reference, so the renumbering leaves it as written.
+func TestReferencesInCodeStay(t *testing.T) {
+	base := mustParse(t, "a.md", "# S\n\n## 1. Intro\n\nSee Section 2; the flag `--see 2.1` and `§2` stay.\n\n## 2. Ops\n\nRun.\n\n### 2.1 Alerts\n\nPage.\n")
+	m := mergeWith(t, base, nil, change(1, Append, SectionRef{Number: "1"}, "## Security\n\nz\n"))
+	assert.Contains(t, m.Output, "See Section 3; the flag `--see 2.1` and `§2` stay.")
+}

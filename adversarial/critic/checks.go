@@ -324,14 +324,14 @@ func inReferences(d *document, id string) bool {
 
 // brokenAnchors: internal links to headings that do not exist.
 func brokenAnchors(d *document) []int {
-	slugs := map[string]bool{}
-	for _, h := range d.headings {
-		slugs[slug(h.text)] = true
-	}
+	var defined func(string) bool // read only when there is a link to check
 	var out []int
 	d.proseLines(func(n int, text string) {
 		for _, m := range reAnchor.FindAllStringSubmatch(text, -1) {
-			if !slugs[strings.ToLower(m[1])] {
+			if defined == nil {
+				defined = d.anchorDefined()
+			}
+			if !defined(m[1]) {
 				out = append(out, n)
 				return
 			}

@@ -246,3 +246,26 @@ func FuzzDecodeReply(f *testing.F) {
 func sampleText() string {
 	return "# Design\n\n## Summary\n\nWe will replace the synchronous calls because they block.\n"
 }
+
+// TestBrokenAnchorsUseGitHubAnchors: the critic resolves "#fragment" links
+// as internal/refs does — GitHub's slugs with repeats numbered, "{#id}"
+// attributes, HTML ids — so it flags only what a reader would find broken.
+func TestBrokenAnchorsUseGitHubAnchors(t *testing.T) {
+	doc := parseDocument(`# Plan
+
+## FAQ
+
+## FAQ
+
+## Design — Overview
+
+## Custom {#own}
+
+<a id="html-target"></a>
+
+[a](#faq-1) [b](#design--overview) [c](#own) [d](#html-target)
+[e](#faq-2)
+[f](#design-—-overview)
+`)
+	assert.Equal(t, []int{14, 15}, brokenAnchors(doc))
+}

@@ -10,8 +10,16 @@
 //
 // # What counts as a reference
 //
-// [Find] scans the body text of a [diff.Document] (paragraphs, list items,
-// table rows; never code blocks, inline code, headings or front matter) for:
+// refs reads the document with goldmark, once per document (the result is
+// memoised on the [diff.Document]), and takes from the tree what a tree
+// can say: a link whose destination starts with '#' is an anchor
+// reference, "[text](#error-handling)" or "[text][ref]" with "[ref]:
+// #error-handling"; a link anywhere else (a URL, another file) is not, and
+// nor is anything in its text; code blocks, code spans, images, autolinks,
+// HTML, headings and front matter hold no references at all. What the
+// tree cannot name — references written in words — [Find] matches with
+// patterns against the text nodes of paragraphs, list items and table
+// cells only (see [Prose]):
 //
 //   - section references: "Section 3.2", "section 4", "Sections 2 and 3.1",
 //     "Sec. 5", "§3.2", "§§ 4, 5";
@@ -19,8 +27,7 @@
 //     and M2" (target "M2");
 //   - deliverable references: "Deliverable D1.2", "Deliverables D1 and D2.1";
 //   - title references: `See [Error Handling]`, `see the "Error Handling"
-//     section` (brackets or quotes after "see");
-//   - anchor links: "[text](#error-handling)".
+//     section` (brackets or quotes after "see").
 //
 // External references are excluded: links to URLs or other files, bare URLs,
 // and section references that name another document ("Section 4 of RFC
@@ -37,8 +44,10 @@
 //     explicitly;
 //   - titles: every heading title, compared case-insensitively without its
 //     number, then by word overlap of at least 0.8 (see internal/words);
-//   - anchors: GitHub-style slugs of the headings (with "-1", "-2" for
-//     repeats), "{#id}" heading attributes and HTML id/name attributes;
+//   - anchors: the anchor GitHub gives every heading, nested ones
+//     included ([Slug], with "-1", "-2" for repeats, see [Slugger]),
+//     "{#id}" heading attributes (goldmark's attribute syntax) and the
+//     id/name attributes of HTML blocks and inline tags (never of code);
 //   - milestone and deliverable ids named in headings ("## Milestone M2",
 //     "### D1.2 Schema") or in the first cell of a table row.
 package refs

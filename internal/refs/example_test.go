@@ -40,3 +40,18 @@ See Section 2.1 and Milestone M2.
 	// broken: Section 2.1 (line 10)
 	// broken: Milestone M2 (line 10)
 }
+
+// A document's headings get GitHub's anchors in order: repeats are
+// numbered, punctuation and symbols are dropped, letters of any script
+// stay.
+func ExampleSlugger() {
+	var s refs.Slugger
+	for _, title := range []string{"FAQ", "FAQ", "3.2 Caching & Eviction", "Über uns 🚀"} {
+		fmt.Println(s.Next(title))
+	}
+	// Output:
+	// faq
+	// faq-1
+	// 32-caching--eviction
+	// über-uns-
+}

@@ -28,8 +28,20 @@ func FuzzCheck(f *testing.F) {
 		if rep.Total != len(rep.Refs) || rep.Resolved > rep.Total || len(rep.Broken()) != rep.Total-rep.Resolved {
 			t.Fatalf("inconsistent counts: %+v", rep)
 		}
+		prose := Prose(d)
+		if len(prose) != len(d.Source) {
+			t.Fatalf("prose is %d bytes, source %d", len(prose), len(d.Source))
+		}
+		for i := range prose {
+			if prose[i] != d.Source[i] && (prose[i] != ' ' && prose[i] != '\n' || d.Source[i] == '\n') {
+				t.Fatalf("prose byte %d is %q, source %q", i, prose[i], d.Source[i])
+			}
+		}
 		end := 0
 		for _, r := range rep.Refs {
+			if r.Kind != Anchor && prose[r.Span.Start] != d.Source[r.Span.Start] {
+				t.Fatalf("%+v starts outside prose text", r)
+			}
 			if r.Span.Start < end || r.Span.End <= r.Span.Start || r.Span.End > len(d.Source) {
 				t.Fatalf("bad span %+v after %d", r.Span, end)
 			}

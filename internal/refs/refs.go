@@ -42,12 +42,9 @@ func (r Ref) String() string {
 }
 
 var (
-	// inline links and images: [text](dest "title"); no nested brackets.
-	linkRE = regexp.MustCompile(`!?\[([^\[\]\n]*)\]\(\s*(<[^>\n]*>|[^()\s]*)(?:\s+(?:"[^"\n]*"|'[^'\n]*'))?\s*\)`)
-	// things that are never internal references and hide what they hold
-	codeRE     = regexp.MustCompile("(`+)[^`]*?(`+)")
-	autoLinkRE = regexp.MustCompile(`<[a-zA-Z][a-zA-Z0-9+.-]*:[^<>\s]*>`)
-	urlRE      = regexp.MustCompile(`(?i)\b(?:https?|ftp|file|mailto):[^\s<>()]*`)
+	// bare URLs are text to goldmark (no Linkify): nothing in one is a
+	// reference
+	urlRE = regexp.MustCompile(`(?i)\b(?:https?|ftp|file|mailto):[^\s<>()]*`)
 
 	num = `\d+(?:\.\d+)*`
 	// the first item of each kind, then list continuations
@@ -68,19 +65,32 @@ var (
 	internalAfterRE = regexp.MustCompile(`(?i)^,?[ \t]+(?:of|in)[ \t]+(?:this|the present|the current)\b`)
 )
 
+type foundKey struct{}
+
 // Find returns the internal references of d in document order. Spans
 // never overlap. See the package documentation for the forms it knows.
+//
+// Anchor links are the links of goldmark's tree whose destination starts
+// with '#'; every other form is a pattern matched against the prose text
+// only (see [Prose]), so nothing inside code, a link, HTML or a heading
+// is ever a reference. The result is computed once per document; the
+// slice returned is the caller's own.
 func Find(d *diff.Document) []Ref {
 	if d == nil {
 		return nil
 	}
-	var out []Ref
+	found := d.Memo(foundKey{}, func() any { return find(d, read(d)) }).([]Ref)
+	return append([]Ref(nil), found...)
+}
+
+func find(d *diff.Document, rd *reading) []Ref {
+	out := append([]Ref(nil), rd.anchors...)
 	var buf []byte
 	for _, b := range d.Blocks {
 		if b.Kind == diff.Code {
 			continue
 		}
-		out = scanBlock(d, b.Span, out, &buf)
+		out = scanBlock(d, rd.prose, b.Span, out, &buf)
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Span.Start < out[j].Span.Start })
 	// Patterns are masked against each other, but keep the promise even
@@ -96,17 +106,21 @@ func Find(d *diff.Document) []Ref {
 	return kept
 }
 
-func scanBlock(d *diff.Document, span diff.Span, out []Ref, buf *[]byte) []Ref {
-	src := d.Text(span)
+// scanBlock matches the prose patterns against the prose text of one
+// block; src is the block's source, for quoting and for the words around
+// a reference that say whether it names another document.
+func scanBlock(d *diff.Document, prose string, span diff.Span, out []Ref, buf *[]byte) []Ref {
+	text := prose[span.Start:span.End]
 	var has int
-	has, *buf = cues(src, *buf)
-	if has&(cueSection|cueSign|cueMilestone|cueDeliverable|cueSee|cueLink) == 0 {
+	has, *buf = cues(text, *buf)
+	if has&(cueSection|cueSign|cueMilestone|cueDeliverable|cueSee) == 0 {
 		return out
 	}
-	// masked is src with the parts that cannot hold a reference (and the
-	// references already taken) blanked out, byte for byte, so offsets in
-	// masked are offsets in src.
-	masked := []byte(src)
+	src := d.Text(span)
+	// masked is the prose text with the references already taken (and
+	// bare URLs) blanked too, byte for byte, so offsets in masked are
+	// offsets in src.
+	masked := []byte(text)
 	blank := func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			if masked[i] != '\n' {
@@ -114,32 +128,10 @@ func scanBlock(d *diff.Document, span diff.Span, out []Ref, buf *[]byte) []Ref {
 			}
 		}
 	}
-	if has&cueCode != 0 {
-		for _, m := range codeRE.FindAllStringSubmatchIndex(src, -1) {
-			if m[3]-m[2] == m[5]-m[4] { // matching backtick runs: a code span
-				blank(m[0], m[1])
-			}
-		}
-	}
-	if has&cueAngle != 0 {
-		for _, m := range autoLinkRE.FindAllIndex(masked, -1) {
-			blank(m[0], m[1])
-		}
-	}
 	add := func(k Kind, lo, hi int, target string) {
 		out = append(out, Ref{Kind: k, Text: src[lo:hi], Target: target,
 			Span: diff.Span{Start: span.Start + lo, End: span.Start + hi}, Line: d.LineAt(span.Start + lo)})
 		blank(lo, hi)
-	}
-	if has&cueLink != 0 {
-		for _, m := range linkRE.FindAllSubmatchIndex(masked, -1) {
-			dest := strings.Trim(string(masked[m[4]:m[5]]), "<>")
-			if strings.HasPrefix(dest, "#") && src[m[0]] != '!' {
-				add(Anchor, m[0], m[1], decodeAnchor(dest[1:]))
-				continue
-			}
-			blank(m[0], m[1]) // a link elsewhere: nothing inside it is internal
-		}
 	}
 	if has&cueURL != 0 {
 		for _, m := range urlRE.FindAllIndex(masked, -1) {
@@ -223,9 +215,6 @@ const (
 	cueMilestone
 	cueDeliverable
 	cueSee
-	cueLink
-	cueCode
-	cueAngle
 	cueURL
 )
 
@@ -242,15 +231,6 @@ func cues(s string, lower []byte) (int, []byte) {
 	c := 0
 	if has("§") {
 		c |= cueSign
-	}
-	if has("](") {
-		c |= cueLink
-	}
-	if bytes.IndexByte(lower, '`') >= 0 {
-		c |= cueCode
-	}
-	if bytes.IndexByte(lower, '<') >= 0 {
-		c |= cueAngle
 	}
 	if bytes.IndexByte(lower, ':') >= 0 && (has("http") || has("ftp:") || has("file:") || has("mailto:")) {
 		c |= cueURL

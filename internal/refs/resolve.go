@@ -5,7 +5,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"unicode"
 
 	"github.com/crucible-go/crucible/diff"
 	"github.com/crucible-go/crucible/internal/words"
@@ -15,7 +14,6 @@ import (
 const SameTitle = 0.8
 
 var (
-	attrIDRE = regexp.MustCompile(`[ \t]*\{#([A-Za-z0-9_.:-]+)\}[ \t]*$`)
 	htmlIDRE = regexp.MustCompile(`<[a-zA-Z][^<>\n]*?\b(?:id|name)[ \t]*=[ \t]*["']([^"'\n<>]+)["']`)
 
 	headMileRE  = regexp.MustCompile(`\bM(\d+)\b|(?i:\bmilestone)[ \t]+M?(\d+)\b`)
@@ -87,21 +85,6 @@ func StripNumber(title string) string {
 	return title
 }
 
-// Slug returns the anchor GitHub gives a heading with this (plain) title:
-// lower case, punctuation dropped, spaces as hyphens.
-func Slug(title string) string {
-	var b strings.Builder
-	for _, r := range strings.ToLower(strings.TrimSpace(title)) {
-		switch {
-		case r == ' ':
-			b.WriteByte('-')
-		case r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r):
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
-
 type titleEntry struct {
 	norm    string
 	set     words.Set
@@ -122,36 +105,47 @@ type Index struct {
 // series: "Phase 5: Certification", "Step 3 — Parse", "OV-2: …".
 var seriesHeadingRE = regexp.MustCompile(`^[A-Za-z][A-Za-z]*[ -]?\d+(?:\.\d+)*\b`)
 
+type indexKey struct{}
+
 // NewIndex collects the section numbers, titles, anchors and milestone and
-// deliverable ids d defines (see the package documentation).
+// deliverable ids d defines (see the package documentation). The index is
+// built once per document and shared.
 func NewIndex(d *diff.Document) *Index {
-	x := &Index{numbers: map[string]int{}, anchors: map[string]int{}, milestones: map[string]int{}, deliverables: map[string]int{}}
 	if d == nil {
-		return x
+		return &Index{numbers: map[string]int{}, anchors: map[string]int{}, milestones: map[string]int{}, deliverables: map[string]int{}}
 	}
+	return d.Memo(indexKey{}, func() any { return newIndex(d, read(d)) }).(*Index)
+}
+
+func newIndex(d *diff.Document, rd *reading) *Index {
+	x := &Index{numbers: map[string]int{}, anchors: map[string]int{}, milestones: map[string]int{}, deliverables: map[string]int{}}
 	setOnce := func(m map[string]int, k string, v int) {
 		if _, dup := m[k]; !dup {
 			m[k] = v
 		}
 	}
-	slugs := map[string]int{}
+	// Every heading is an anchor, as on GitHub: its "{#id}" attribute and
+	// its slug, repeats numbered in document order. A section's title is
+	// its heading's text without the attribute.
+	titles := make([]string, len(d.Sections))
 	for i, s := range d.Sections {
-		title := s.Title
-		if m := attrIDRE.FindStringSubmatchIndex(title); m != nil {
-			setOnce(x.anchors, strings.ToLower(title[m[2]:m[3]]), i)
-			title = title[:m[0]]
+		titles[i] = s.Title
+	}
+	var slugs Slugger
+	for _, h := range rd.headings {
+		sec := d.SectionAt(h.off)
+		if h.top && sec >= 0 && d.Sections[sec].Line == d.LineAt(h.off) {
+			titles[sec] = h.text
 		}
+		if h.id != "" {
+			setOnce(x.anchors, strings.ToLower(h.id), sec)
+		}
+		setOnce(x.anchors, slugs.Next(h.text), sec)
+	}
+	for i, title := range titles {
 		if n, _, _, ok := HeadingNumber(title); ok {
 			setOnce(x.numbers, n, i)
 		}
-		// GitHub numbers repeated slugs: "faq", "faq-1", "faq-2"
-		slug := Slug(title)
-		if n := slugs[slug]; n > 0 {
-			setOnce(x.anchors, slug+"-"+strconv.Itoa(n), i)
-		} else {
-			setOnce(x.anchors, slug, i)
-		}
-		slugs[slug]++
 		bare := StripNumber(title)
 		x.titles = append(x.titles, titleEntry{norm: normTitle(bare), set: words.NewSet(bare), section: i})
 		if bare != title {
@@ -178,7 +172,7 @@ func NewIndex(d *diff.Document) *Index {
 		if s.Depth == 0 {
 			continue
 		}
-		if n, _, _, ok := HeadingNumber(s.Title); ok {
+		if n, _, _, ok := HeadingNumber(titles[i]); ok {
 			eff[i] = n
 		} else {
 			if prev, ok := lastChild[s.Parent]; ok {
@@ -191,7 +185,7 @@ func NewIndex(d *diff.Document) *Index {
 			// A heading numbered in its own series ("Phase 5: …", "Step
 			// 3 — …") is called by that name; a "§2.5" in its document
 			// cites some other document's outline.
-			if !seriesHeadingRE.MatchString(s.Title) {
+			if !seriesHeadingRE.MatchString(titles[i]) {
 				setOnce(x.numbers, eff[i], i)
 			}
 		}
@@ -213,24 +207,10 @@ func NewIndex(d *diff.Document) *Index {
 			}
 		}
 	}
-	// HTML anchors: only lines with a tag can hold one
-	src := d.Source
-	for off := 0; off < len(src); {
-		i := strings.IndexByte(src[off:], '<')
-		if i < 0 {
-			break
-		}
-		start := off + i
-		end := strings.IndexByte(src[start:], '\n')
-		if end < 0 {
-			end = len(src)
-		} else {
-			end += start
-		}
-		for _, m := range htmlIDRE.FindAllStringSubmatchIndex(src[start:end], -1) {
-			setOnce(x.anchors, strings.ToLower(src[start+m[2]:start+m[3]]), d.SectionAt(start+m[0]))
-		}
-		off = end
+	// HTML anchors: id and name attributes of the HTML goldmark found
+	// (blocks and inline tags; never code)
+	for _, h := range rd.htmlIDs {
+		setOnce(x.anchors, strings.ToLower(h.id), d.SectionAt(h.off))
 	}
 	return x
 }
