@@ -7,6 +7,9 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/crucible-go/crucible/diff"
+	"github.com/crucible-go/crucible/internal/refs"
 )
 
 // The detectors the offline strategies and the offline judge share. Each
@@ -30,7 +33,6 @@ var (
 	reRollout       = regexp.MustCompile(`(?i)\b(rollout|roll out|rollback|roll back|migration|migrate|deploy\w*|canary|feature flag)\b`)
 	reIdentifier    = regexp.MustCompile(`\b[A-Z]{2,6}(?:-\d{1,4})+\b`)
 	reRequirementID = regexp.MustCompile(`^(REQ|FR|NFR|US|AC)-`)
-	reAnchor        = regexp.MustCompile(`\]\(#([^)\s]+)\)`)
 	reLink          = regexp.MustCompile(`\]\([^)]+\)|https?://`)
 	reHardRule      = regexp.MustCompile(`\b(MUST(?: NOT)?|SHALL(?: NOT)?|REQUIRED|HARD)\b`)
 
@@ -322,21 +324,35 @@ func inReferences(d *document, id string) bool {
 	return false
 }
 
-// brokenAnchors: internal links to headings that do not exist.
+// brokenAnchors: internal links to headings that do not exist. The links
+// are goldmark's link nodes with a "#…" destination (refs.Find), so a link
+// inside code, or one to another file, is never checked; the document is
+// parsed only when some line may hold such a link.
 func brokenAnchors(d *document) []int {
-	var defined func(string) bool // read only when there is a link to check
-	var out []int
-	d.proseLines(func(n int, text string) {
-		for _, m := range reAnchor.FindAllStringSubmatch(text, -1) {
-			if defined == nil {
-				defined = d.anchorDefined()
-			}
-			if !defined(m[1]) {
-				out = append(out, n)
-				return
-			}
+	maybe := false
+	for _, l := range d.lines {
+		if strings.Contains(l, "#") && strings.Contains(l, "]") {
+			maybe = true
+			break
 		}
-	})
+	}
+	if !maybe {
+		return nil
+	}
+	doc, err := diff.Parse("artifact.md", []byte(strings.Join(d.lines, "\n")))
+	if err != nil {
+		return nil
+	}
+	x := refs.NewIndex(doc)
+	var out []int
+	for _, r := range refs.Find(doc) {
+		if r.Kind != refs.Anchor || (len(out) > 0 && out[len(out)-1] == r.Line) {
+			continue
+		}
+		if _, ok := x.Resolve(r); !ok {
+			out = append(out, r.Line)
+		}
+	}
 	return out
 }
 

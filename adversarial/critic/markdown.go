@@ -4,9 +4,6 @@ import (
 	"regexp"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/crucible-go/crucible/diff"
-	"github.com/crucible-go/crucible/internal/refs"
 )
 
 // document is the line-level view of a Markdown artifact that the offline
@@ -404,28 +401,4 @@ func isDelimiterRow(cells []string) bool {
 		}
 	}
 	return true
-}
-
-// anchorDefined returns a test of whether the artifact defines the target
-// of a "#fragment" link: a heading's anchor as GitHub makes it (repeats
-// numbered "-1", "-2"), a heading's "{#id}" attribute or an HTML id or
-// name. The anchors come from internal/refs, which reads them from
-// goldmark's tree, so the critic and the pipeline's reference check agree
-// on what an anchor link may name. Should the text not parse as a
-// document (binary, not UTF-8), the headings found here stand in, slugged
-// by the same function.
-func (d *document) anchorDefined() func(target string) bool {
-	if doc, err := diff.Parse("artifact.md", []byte(strings.Join(d.lines, "\n"))); err == nil {
-		x := refs.NewIndex(doc)
-		return func(target string) bool {
-			_, ok := x.Resolve(refs.Ref{Kind: refs.Anchor, Target: target})
-			return ok
-		}
-	}
-	var slugs refs.Slugger
-	ids := map[string]bool{}
-	for _, h := range d.headings {
-		ids[slugs.Next(h.text)] = true
-	}
-	return func(target string) bool { return ids[strings.ToLower(target)] }
 }

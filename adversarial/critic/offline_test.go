@@ -266,6 +266,10 @@ func TestBrokenAnchorsUseGitHubAnchors(t *testing.T) {
 [a](#faq-1) [b](#design--overview) [c](#own) [d](#html-target)
 [e](#faq-2)
 [f](#design-—-overview)
+`+"`[g](#nowhere)`"+` [h](other.md#nowhere)
+[i][ref]
+
+[ref]: #missing
 `)
-	assert.Equal(t, []int{14, 15}, brokenAnchors(doc))
+	assert.Equal(t, []int{14, 15, 17}, brokenAnchors(doc), "a link in a code span or to another file is not checked; a reference link is")
 }
