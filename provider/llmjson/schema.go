@@ -26,7 +26,7 @@ import (
 // Properties named in optional are not required wherever they occur: the
 // fields of a shared type that the caller fills in itself.
 func Schema(name string, v any, optional ...string) *provider.Schema {
-	r := jsonschema.Reflector{DoNotReference: true, ExpandedStruct: true, Anonymous: true}
+	r := jsonschema.Reflector{DoNotReference: true, ExpandedStruct: true, Anonymous: true, Mapper: mapType}
 	s := r.ReflectFromType(reflect.TypeOf(v))
 	s.Version = ""
 	if len(optional) > 0 {
@@ -39,9 +39,16 @@ func Schema(name string, v any, optional ...string) *provider.Schema {
 	return &provider.Schema{Name: name, Definition: b}
 }
 
-// JSONSchema implements jsonschema's hook: an [Int] is an integer on the
-// wire, whatever strings the reader also accepts.
-func (Int) JSONSchema() *jsonschema.Schema { return &jsonschema.Schema{Type: "integer"} }
+// mapType gives the schemas of the reader's own types: an [Int] is an
+// integer on the wire, whatever strings the reader also accepts. (A
+// mapper rather than jsonschema's method hook keeps the schema library's
+// types out of this package's API.)
+func mapType(t reflect.Type) *jsonschema.Schema {
+	if t == reflect.TypeFor[Int]() {
+		return &jsonschema.Schema{Type: "integer"}
+	}
+	return nil
+}
 
 // relax drops the optional properties from every required list under s.
 func relax(s *jsonschema.Schema, optional []string) {
