@@ -258,6 +258,28 @@ func TestCompareFields(t *testing.T) {
 		assert.True(t, found, "keep against simplify is a field contradiction")
 	})
 
+	t.Run("a weak title match another field confirms is one item: its differing rating contradicts", func(t *testing.T) {
+		a := "# R\n\n## Risks\n\n| ID | Risk | Severity | Probability |\n|---|---|---|---|\n| R-005 | Certification agent too lenient | Low | Medium |\n"
+		b := "# R\n\n## Risks\n\n### 4. Certification false passes\n- **Impact:** Medium-High\n- **Probability:** Medium\n"
+		_, an := analyseFields(t, a, b)
+		require.Len(t, an.Fields, 1)
+		found := false
+		for _, p := range an.ByCategory(CategoryContradiction) {
+			found = found || (p.Kind == string(FieldConflict) && strings.Contains(p.Reason, "LOW vs MEDIUM-HIGH"))
+		}
+		assert.True(t, found, "%+v", an.ByCategory(CategoryContradiction))
+	})
+
+	t.Run("a weak title match nothing confirms is no item: no disagreement, no contradiction", func(t *testing.T) {
+		a := "# R\n\n## Risks\n\n| ID | Risk | Severity | Probability |\n|---|---|---|---|\n| R-005 | Certification agent too lenient | Low | Medium |\n"
+		b := "# R\n\n## Risks\n\n### 4. Certification false passes\n- **Impact:** Medium-High\n- **Probability:** High\n"
+		_, an := analyseFields(t, a, b)
+		assert.Empty(t, an.Fields)
+		for _, p := range an.ByCategory(CategoryContradiction) {
+			assert.NotEqual(t, string(FieldConflict), p.Kind, "%+v", p)
+		}
+	})
+
 	t.Run("numbers with units", func(t *testing.T) {
 		a := "# P\n\n### Task 2.1: Verify\n```yaml\nestimated_tokens: 300\n```\n\n## Cost\n\n- **Dev hours**: 12-16h including tests.\n"
 		b := "# P\n\n### Task 2.1: Verify\n```yaml\nestimated_tokens: 400\n```\n\n## Cost\n\n- **Dev hours**: 12-16 hours with tests.\n"
