@@ -223,11 +223,12 @@ func fldContradiction(cluster []fldRef, fd FieldDisagreement) *Contradiction {
 }
 
 // fldNumericSides returns the numeric values of a cluster when they differ
-// and every one names its item by an id the others share.
+// and every one names its item by an id the others share, or by the same
+// cited place ("executor.py:764-768": reviewers of one citation).
 func fldNumericSides(cluster []fldRef) ([]fldRef, bool) {
 	var sides []fldRef
 	for _, r := range cluster {
-		if r.norm.kind == fvNum && len(r.key.ids) > 0 && len(r.key.words) > 0 {
+		if r.norm.kind == fvNum && (len(r.key.ids) > 0 && len(r.key.words) > 0 || len(r.key.refs) > 0) {
 			sides = append(sides, r)
 		}
 	}
@@ -237,7 +238,9 @@ func fldNumericSides(cluster []fldRef) ([]fldRef, bool) {
 	differ := false
 	for i := range sides {
 		for j := i + 1; j < len(sides); j++ {
-			if fldIDMatch(sides[i].key, sides[j].key) <= 0 || sides[i].key.words.Dice(sides[j].key.words) < 0.8 {
+			a, b := sides[i].key, sides[j].key
+			sameID := fldIDMatch(a, b) > 0 && len(a.ids) > 0 && len(b.ids) > 0 && a.words.Dice(b.words) >= 0.8
+			if !sameID && !fldSameCitation(a, b) {
 				return nil, false
 			}
 			if same, ok := sides[i].norm.agree(sides[j].norm); ok && !same {
@@ -481,4 +484,18 @@ func fldChoiceSides(cluster []fldRef) ([]fldRef, bool) {
 		}
 	}
 	return nil, false
+}
+
+// fldSameCitation reports whether two items cite one place of a source
+// file, and no other.
+func fldSameCitation(a, b fldItemKey) bool {
+	if len(a.refs) == 0 || len(a.refs) != len(a.allRefs) || len(b.refs) != len(b.allRefs) {
+		return false
+	}
+	for _, r := range a.refs {
+		if !slices.Contains(b.refs, r) {
+			return false
+		}
+	}
+	return len(a.refs) == len(b.refs)
 }
