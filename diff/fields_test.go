@@ -280,6 +280,36 @@ func TestCompareFields(t *testing.T) {
 		}
 	})
 
+	t.Run("prerequisites of one task that differ are a dependency contradiction", func(t *testing.T) {
+		task := func(deps string) string {
+			return "# P\n\n### Task 4.1: Update M5 Tasklist with Dependency Ordering\n```yaml\ndepends_on: " + deps + "\n```\n"
+		}
+		_, an := analyseFields(t, task("[3.1, 3.2, 3.3]"), task("[3.1]"))
+		require.Len(t, an.Fields, 1)
+		var kinds []string
+		for _, p := range an.ByCategory(CategoryContradiction) {
+			kinds = append(kinds, p.Kind)
+		}
+		assert.Contains(t, kinds, string(DependencyConflict))
+
+		_, an = analyseFields(t, task("[3.1, 3.2]"), task("[3.2, 3.1]"))
+		for _, p := range an.ByCategory(CategoryContradiction) {
+			assert.NotEqual(t, string(DependencyConflict), p.Kind, "the same prerequisites in another order agree")
+		}
+	})
+
+	t.Run("prerequisites of two different tasks, or written as prose, are no dependency contradiction", func(t *testing.T) {
+		a := "# P\n\n### Task 4.1: Update the tasklist\n```yaml\ndepends_on: [3.1, 3.2]\n```\n"
+		b := "# P\n\n### Task 4.2: Update the tasklist\n```yaml\ndepends_on: [3.1]\n```\n"
+		c := "# P\n\n### Task 4.1: Update the tasklist\n\n**Depends on**: the schema change landing first\n"
+		for _, other := range []string{b, c} {
+			_, an := analyseFields(t, a, other)
+			for _, p := range an.ByCategory(CategoryContradiction) {
+				assert.NotEqual(t, string(DependencyConflict), p.Kind, "%+v", p)
+			}
+		}
+	})
+
 	t.Run("numbers with units", func(t *testing.T) {
 		a := "# P\n\n### Task 2.1: Verify\n```yaml\nestimated_tokens: 300\n```\n\n## Cost\n\n- **Dev hours**: 12-16h including tests.\n"
 		b := "# P\n\n### Task 2.1: Verify\n```yaml\nestimated_tokens: 400\n```\n\n## Cost\n\n- **Dev hours**: 12-16 hours with tests.\n"
