@@ -149,14 +149,20 @@ func fldItemTitle(item string) string {
 // values on one known scale conflict: verdicts of reviewers, levels,
 // decisions, identifier-like settings. A number is a contradiction only
 // for an item both variants name by the same id; prose and free labels
-// never are. An item matched by a weak title overlap is here only when
-// another of its fields agrees (see corroborate): that agreement says the
-// two rows are one item, so its differing rating contradicts like any
-// other.
+// never are.
 func fldContradiction(cluster []fldRef, fd FieldDisagreement) *Contradiction {
 	var sides []fldRef
 	scale := ""
 	conflict := false
+	for _, r := range cluster {
+		if r.weak {
+			// matched by a weak title overlap, corroborated only by
+			// another field agreeing: "The cache outage" and "The gateway
+			// outage" may both be rated High. The items only may be one:
+			// a difference, not a contradiction.
+			return nil
+		}
+	}
 	for _, r := range cluster {
 		if r.norm.kind == fvEnum && r.norm.scale != fscaleLabel {
 			if scale == "" {

@@ -258,16 +258,14 @@ func TestCompareFields(t *testing.T) {
 		assert.True(t, found, "keep against simplify is a field contradiction")
 	})
 
-	t.Run("a weak title match another field confirms is one item: its differing rating contradicts", func(t *testing.T) {
-		a := "# R\n\n## Risks\n\n| ID | Risk | Severity | Probability |\n|---|---|---|---|\n| R-005 | Certification agent too lenient | Low | Medium |\n"
-		b := "# R\n\n## Risks\n\n### 4. Certification false passes\n- **Impact:** Medium-High\n- **Probability:** Medium\n"
+	t.Run("a weak title match another field confirms differs without contradicting", func(t *testing.T) {
+		a := "# R\n\n## Risks\n\n| ID | Risk | Severity | Probability |\n|---|---|---|---|\n| R-005 | The cache outage | Low | Medium |\n"
+		b := "# R\n\n## Risks\n\n### 4. The gateway outage\n- **Impact:** High\n- **Probability:** Medium\n"
 		_, an := analyseFields(t, a, b)
-		require.Len(t, an.Fields, 1)
-		found := false
+		require.Len(t, an.Fields, 1, "the rows may be one item: their severities differ")
 		for _, p := range an.ByCategory(CategoryContradiction) {
-			found = found || (p.Kind == string(FieldConflict) && strings.Contains(p.Reason, "LOW vs MEDIUM-HIGH"))
+			assert.NotEqual(t, string(FieldConflict), p.Kind, "they may also be two risks: no contradiction %+v", p)
 		}
-		assert.True(t, found, "%+v", an.ByCategory(CategoryContradiction))
 	})
 
 	t.Run("a weak title match nothing confirms is no item: no disagreement, no contradiction", func(t *testing.T) {
