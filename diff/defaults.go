@@ -38,7 +38,8 @@ var (
 type defaultStatement struct {
 	claim   Claim
 	flag    string
-	value   string
+	value   string // normalised, for comparing
+	written string // as written, for people
 	release string
 }
 
@@ -86,7 +87,7 @@ func detectDefaults(in DetectInput) []Contradiction {
 					}
 					c := Contradiction{Kind: ChoiceConflict, Impact: Medium, Subject: "the default of " + f,
 						Key:    "default:" + f,
-						Reason: fmt.Sprintf("the document gives %s two defaults (%s vs %s)", f, a.value, b.value),
+						Reason: fmt.Sprintf("the document gives %s two defaults (%s vs %s)", f, a.written, b.written),
 						Claims: []Claim{a.claim, b.claim}}
 					out = append(out, c)
 				}
@@ -107,7 +108,7 @@ func lineDefaults(line, lead string) []defaultStatement {
 	flags := flagName.FindAllStringSubmatchIndex(line, -1)
 	if m := defaultItem.FindStringSubmatch(line); m != nil && lead != "" && len(flags) == 0 {
 		if v := defaultValue(m[1]); v != "" {
-			out = append(out, defaultStatement{flag: lead, value: v, release: release})
+			out = append(out, defaultStatement{flag: lead, value: v, written: m[1], release: release})
 		}
 	}
 	for _, m := range defaultStated.FindAllStringSubmatchIndex(line, -1) {
@@ -124,7 +125,7 @@ func lineDefaults(line, lead string) []defaultStatement {
 			continue
 		}
 		if v := defaultValue(line[m[2]:m[3]]); v != "" {
-			out = append(out, defaultStatement{flag: flag, value: v, release: release})
+			out = append(out, defaultStatement{flag: flag, value: v, written: strings.Trim(line[m[2]:m[3]], "`"), release: release})
 		}
 	}
 	return out

@@ -49,6 +49,14 @@ func TestDefaults(t *testing.T) {
 				assert.Equal(t, strings.TrimSpace(strings.Split(tt.doc, "\n")[cl.Line-1]), cl.Quote)
 			}
 			assert.Equal(t, tt.lines, lines)
+			assert.Contains(t, c.Reason, "two defaults (")
 		})
 	}
+}
+
+func TestDefaultsNameValuesAsWritten(t *testing.T) {
+	doc := "# P\n\n**Configurable via flag** `--mode {none|halt}`:\n- `halt` — default; halts.\n\n1. **v1** — opt-in `--mode` flag. Default `none` to preserve back-compat.\n"
+	got := tallyFindings(t, "default:", doc, "# O\n\nNothing.\n")
+	require.Len(t, got, 1)
+	assert.Equal(t, "the document gives --mode two defaults (halt vs none)", got[0].Reason)
 }

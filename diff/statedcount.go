@@ -44,6 +44,7 @@ var numberWords = map[string]int{"one": 1, "two": 2, "three": 3, "four": 4, "fiv
 
 type statedCount struct {
 	claim   Claim
+	label   string // as written, markup removed: "Sycophantic agreements detected"
 	subject words.Set
 	n       int
 }
@@ -93,7 +94,7 @@ func detectStatedCounts(in DetectInput) []Contradiction {
 						}
 					}
 					c := Contradiction{Kind: NumericConflict, Impact: Medium,
-						Subject: "number of " + strings.Join(lc.subject, " "),
+						Subject: "the count of “" + lc.label + "”",
 						Key:     "stated-count:" + strings.Join(lc.subject, " "),
 						Reason:  fmt.Sprintf("the document counts %d in one place and %d in another", n, lc.n),
 						Claims: []Claim{{Variant: v, Section: b.Section, Block: bi, Line: line, Text: sent, Quote: sent, Type: Factual},
@@ -121,7 +122,7 @@ func labelledCounts(d *Document, v int) []statedCount {
 			return
 		}
 		if subject := countWords(label); len(subject) >= 2 {
-			out = append(out, statedCount{n: n, subject: subject, claim: c})
+			out = append(out, statedCount{n: n, label: strings.TrimSpace(fldPlain(label)), subject: subject, claim: c})
 		}
 	}
 	for _, r := range docFieldRefs(d) {

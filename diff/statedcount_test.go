@@ -52,3 +52,9 @@ func TestStatedCounts(t *testing.T) {
 		assert.Equal(t, []int{3, 9}, []int{got[0].Claims[0].Line, got[0].Claims[1].Line})
 	})
 }
+
+func TestStatedCountSubject(t *testing.T) {
+	got := tallyFindings(t, "stated-count:", "# R\n\nTwo instances of sycophantic agreement were detected.\n\n- **Sycophantic agreements detected**: 4\n", "# O\n\nNothing.\n")
+	require.Len(t, got, 1)
+	assert.Equal(t, "the count of “Sycophantic agreements detected”", got[0].Subject)
+}

@@ -129,6 +129,10 @@ func totalConflict(a, b []totalStatement) (Contradiction, bool) {
 	if len(as) == 0 {
 		return Contradiction{}, false
 	}
+	// One statement per variant: its widest total ("Likely range: 7-9
+	// working days" rather than the "Baseline: 6.75 days" beside it), so
+	// a variant's own two figures are never read as the conflict.
+	as, bs = []totalStatement{widest(as)}, []totalStatement{widest(bs)}
 	c := Contradiction{Kind: NumericConflict, Subject: "total duration of the work", Impact: High,
 		Key:    "total-duration",
 		Reason: fmt.Sprintf("one variant totals %s, another %s", formatTally(as[0].lo, as[0].hi, as[0].unit), formatTally(bs[0].lo, bs[0].hi, bs[0].unit))}
@@ -150,4 +154,15 @@ func appendTotal(ts []totalStatement, t totalStatement) []totalStatement {
 		}
 	}
 	return append(ts, t)
+}
+
+// widest returns the total reaching furthest, the first of equals.
+func widest(ts []totalStatement) totalStatement {
+	w := ts[0]
+	for _, t := range ts[1:] {
+		if t.hi > w.hi {
+			w = t
+		}
+	}
+	return w
 }
