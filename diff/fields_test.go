@@ -372,6 +372,7 @@ func FuzzExtractFields(f *testing.F) {
 		"### Task 2.1\n```yaml\nestimated_tokens: 300\nverification: direct-test\n```",
 		"**Scope**: `a/b.py`, `c.py` (x, y)", "**K**: ~150-280k tokens", "**K**: (((", "**:**", "* *: *", "__K__: v",
 		"# T\n\n## NR-1 (2.1) D2.1 RISK-004 models.py:1-2\n\nKey: VALUE",
+		"| Ref | Actual | Verdict |\n|---|---|---|\n| `x.py:4-8` (sig) | Sig spans lines 5-9. The body is lines 6-9. | should be 5-9 |",
 	} {
 		f.Add(s)
 	}
