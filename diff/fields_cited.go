@@ -25,7 +25,7 @@ const fldCorrectedRange = "Corrected range"
 var (
 	// fldCitedRange finds the citation of a row's first cell: a file and a
 	// line or range of lines.
-	fldCitedRange = regexp.MustCompile("([A-Za-z0-9_][A-Za-z0-9_./-]*\\.[A-Za-z]{1,5}):(\\d+(?:\\s*[-–]\\s*\\d+)?)")
+	fldCitedRange = regexp.MustCompile(`([A-Za-z0-9_][A-Za-z0-9_./-]*\.[A-Za-z]{1,5}):(\d+(?:\s*[-–]\s*\d+)?)`)
 	// "should be 765-769", "Actual: lines 765-768", "765-769, not 764-768".
 	fldShouldBe    = regexp.MustCompile(`(?i)\bshould be (?:lines? )?(\d+)\s*[-–]\s*(\d+)\b`)
 	fldActualLines = regexp.MustCompile(`(?i)(?:^|[.;]\s+|\|\s*)actual:\s*lines?\s+(\d+)\s*[-–]\s*(\d+)\b`)
