@@ -145,7 +145,7 @@ var _ ContradictionDetector = RuleDetector{}
 func (RuleDetector) Detect(ctx context.Context, in DetectInput) ([]Contradiction, error) {
 	var all []Contradiction
 	for _, detect := range []func(DetectInput) []Contradiction{
-		detectNumeric, detectOpposing, detectChoices, detectRequirementConstraint, detectCycles, detectPlacement, detectTableBounds, detectTallies, detectLineContent,
+		detectNumeric, detectOpposing, detectChoices, detectRequirementConstraint, detectCycles, detectPlacement, detectTableBounds, detectTallies, detectLineContent, detectLocationCorrections, detectTotalDurations, detectStatedCounts, detectCitationVerdicts, detectDefaults,
 	} {
 		if err := ctx.Err(); err != nil {
 			return nil, err

@@ -75,6 +75,10 @@ type Field struct {
 	Bounded bool `json:"bounded,omitempty"`
 
 	raw string // a labelled line's value with its markup
+	// lines is set for a value that is a range of source lines (a cited
+	// location's correction): line numbers name lines, they do not
+	// measure, so they agree only when equal.
+	lines bool
 }
 
 type fieldsKey struct{}

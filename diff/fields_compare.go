@@ -156,7 +156,11 @@ func fldContradiction(cluster []fldRef, fd FieldDisagreement) *Contradiction {
 	conflict := false
 	for _, r := range cluster {
 		if r.weak {
-			return nil // the items only may be one: a difference, not a contradiction
+			// matched by a weak title overlap, corroborated only by
+			// another field agreeing: "The cache outage" and "The gateway
+			// outage" may both be rated High. The items only may be one:
+			// a difference, not a contradiction.
+			return nil
 		}
 	}
 	for _, r := range cluster {
@@ -189,6 +193,12 @@ func fldContradiction(cluster []fldRef, fd FieldDisagreement) *Contradiction {
 			scale = fscaleOption
 		}
 	}
+	if !conflict {
+		sides, conflict = fldDependencySides(cluster)
+		if conflict {
+			scale = "dependency"
+		}
+	}
 	if !conflict || len(sides) < 2 {
 		return nil
 	}
@@ -198,6 +208,8 @@ func fldContradiction(cluster []fldRef, fd FieldDisagreement) *Contradiction {
 		kind = VerdictConflict
 	case fscaleOption:
 		kind = ChoiceConflict
+	case "dependency":
+		kind = DependencyConflict
 	}
 	c := &Contradiction{Kind: kind, Subject: fd.Item + ": " + fd.Field, Key: "field:" + cluster[0].class + ":" + strings.Join(cluster[0].key.words, " ")}
 	var vals []string
@@ -218,6 +230,8 @@ func fldContradiction(cluster []fldRef, fd FieldDisagreement) *Contradiction {
 		c.Reason = "ratings differ (" + strings.Join(vals, " vs ") + ")"
 	case fscaleOption:
 		c.Reason = "different options chosen (" + strings.Join(vals, " vs ") + ")"
+	case "dependency":
+		c.Reason = "different prerequisites (" + strings.Join(vals, " vs ") + ")"
 	default:
 		c.Reason = "values differ (" + strings.Join(vals, " vs ") + ")"
 	}
@@ -225,11 +239,12 @@ func fldContradiction(cluster []fldRef, fd FieldDisagreement) *Contradiction {
 }
 
 // fldNumericSides returns the numeric values of a cluster when they differ
-// and every one names its item by an id the others share.
+// and every one names its item by an id the others share, or by the same
+// cited place ("executor.py:764-768": reviewers of one citation).
 func fldNumericSides(cluster []fldRef) ([]fldRef, bool) {
 	var sides []fldRef
 	for _, r := range cluster {
-		if r.norm.kind == fvNum && len(r.key.ids) > 0 && len(r.key.words) > 0 {
+		if r.norm.kind == fvNum && (len(r.key.ids) > 0 && len(r.key.words) > 0 || len(r.key.refs) > 0) {
 			sides = append(sides, r)
 		}
 	}
@@ -239,7 +254,9 @@ func fldNumericSides(cluster []fldRef) ([]fldRef, bool) {
 	differ := false
 	for i := range sides {
 		for j := i + 1; j < len(sides); j++ {
-			if fldIDMatch(sides[i].key, sides[j].key) <= 0 || sides[i].key.words.Dice(sides[j].key.words) < 0.8 {
+			a, b := sides[i].key, sides[j].key
+			sameID := fldIDMatch(a, b) > 0 && len(a.ids) > 0 && len(b.ids) > 0 && a.words.Dice(b.words) >= 0.8
+			if !sameID && !fldSameCitation(a, b) {
 				return nil, false
 			}
 			if same, ok := sides[i].norm.agree(sides[j].norm); ok && !same {
@@ -483,4 +500,80 @@ func fldChoiceSides(cluster []fldRef) ([]fldRef, bool) {
 		}
 	}
 	return nil, false
+}
+
+// fldSameCitation reports whether two items cite one place of a source
+// file, and no other.
+func fldSameCitation(a, b fldItemKey) bool {
+	if len(a.refs) == 0 || len(a.refs) != len(a.allRefs) || len(b.refs) != len(b.allRefs) {
+		return false
+	}
+	for _, r := range a.refs {
+		if !slices.Contains(b.refs, r) {
+			return false
+		}
+	}
+	return len(a.refs) == len(b.refs)
+}
+
+// dependencyField reports whether a field's name says what an item needs
+// first: "depends_on", "Dependencies", "Prerequisites", "Blocked by".
+func dependencyField(name string) bool {
+	for _, t := range words.Tokens(strings.ReplaceAll(strings.ToLower(name), "_", " ")) {
+		switch words.Stem(t) {
+		case "depend", "depends", "dependency", "dependencies", "prerequisite", "prerequisites", "blocked":
+			return true
+		}
+	}
+	return false
+}
+
+// fldDependencyIDs reads a dependency value made only of item ids ("[3.1,
+// 3.2, 3.3]", "T1, T4", "none"): the ids, and whether the value is such a
+// list. Prose ("after the schema lands") is not.
+func fldDependencyIDs(v string) ([]string, bool) {
+	v = strings.TrimSpace(strings.Trim(strings.TrimSpace(fldPlain(v)), "[]()"))
+	if v == "" || strings.EqualFold(v, "none") || v == "-" || v == "—" {
+		return nil, true
+	}
+	var ids []string
+	for _, p := range strings.Split(v, ",") {
+		p = strings.Trim(strings.TrimSpace(p), "`'\"")
+		if !listedID.MatchString(p) {
+			return nil, false
+		}
+		ids = append(ids, strings.ToLower(p))
+	}
+	return sortedSet(ids), true
+}
+
+// fldDependencySides returns the sides of a dependency field whose lists
+// of prerequisite ids differ for one item, named by the same id in every
+// variant with near-identical titles (as numbers need): "Task 4.1 …
+// depends_on: [3.1, 3.2, 3.3]" against "depends_on: [3.1]".
+func fldDependencySides(cluster []fldRef) ([]fldRef, bool) {
+	var sides []fldRef
+	lists := map[int]string{}
+	for _, r := range cluster {
+		if !dependencyField(r.Name) {
+			return nil, false
+		}
+		ids, ok := fldDependencyIDs(r.Value)
+		if !ok || len(r.key.ids) == 0 {
+			return nil, false
+		}
+		lists[len(sides)] = strings.Join(ids, ",")
+		sides = append(sides, r)
+	}
+	differ := false
+	for i := range sides {
+		for j := i + 1; j < len(sides); j++ {
+			a, b := sides[i].key, sides[j].key
+			if fldIDMatch(a, b) <= 0 || a.words.Dice(b.words) < 0.6 {
+				return nil, false
+			}
+			differ = differ || lists[i] != lists[j]
+		}
+	}
+	return sides, differ && len(sides) >= 2
 }

@@ -367,9 +367,6 @@ func fldTable(rows []Block, line func(int) string) []Field {
 			fieldCols = append(fieldCols, c)
 		}
 	}
-	if len(fieldCols) == 0 {
-		return nil
-	}
 	var out []Field
 	for _, r := range rows[1:] {
 		if len(r.Cells) == 0 {
@@ -378,6 +375,10 @@ func fldTable(rows []Block, line func(int) string) []Field {
 		key := strings.TrimSpace(r.Cells[0])
 		if key == "" {
 			continue
+		}
+		for _, f := range fldRowCorrections(r.Cells) {
+			f.Section, f.Line, f.Item, f.Quote = r.Section, r.Line, key, strings.TrimSpace(line(r.Line))
+			out = append(out, f)
 		}
 		if fldBareID(key) && len(r.Cells) > 1 && !slices.Contains(fieldCols, 1) {
 			// "| R-005 | Certification agent too lenient | Low |": the id

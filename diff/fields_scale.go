@@ -20,7 +20,7 @@ var fldVerdictClass = map[string]string{
 	"PARTIAL": "partial", "CLOSE": "partial", "APPROXIMATE": "partial",
 	"INACCURATE": "disagree", "INCORRECT": "disagree", "REFUTED": "disagree", "WRONG": "disagree", "INVALID": "disagree",
 	"INCONSISTENT": "disagree", "UNSUPPORTED": "disagree", "UNJUSTIFIED": "disagree", "DISPUTED": "disagree",
-	"FALSE": "disagree", "DISAGREE": "disagree",
+	"FALSE": "disagree", "DISAGREE": "disagree", "INACCURACY": "disagree", "INACCURACIES": "disagree",
 	"OVERSTATED": "overstated", "EXAGGERATED": "overstated", "INFLATED": "overstated", "OVERESTIMATED": "overstated",
 	"UNDERSTATED": "understated", "UNDERESTIMATED": "understated",
 	"UNVERIFIABLE": "unverifiable", "UNVERIFIED": "unverifiable", "UNCLEAR": "unverifiable", "INCONCLUSIVE": "unverifiable",

@@ -258,6 +258,56 @@ func TestCompareFields(t *testing.T) {
 		assert.True(t, found, "keep against simplify is a field contradiction")
 	})
 
+	t.Run("a weak title match another field confirms differs without contradicting", func(t *testing.T) {
+		a := "# R\n\n## Risks\n\n| ID | Risk | Severity | Probability |\n|---|---|---|---|\n| R-005 | The cache outage | Low | Medium |\n"
+		b := "# R\n\n## Risks\n\n### 4. The gateway outage\n- **Impact:** High\n- **Probability:** Medium\n"
+		_, an := analyseFields(t, a, b)
+		require.Len(t, an.Fields, 1, "the rows may be one item: their severities differ")
+		for _, p := range an.ByCategory(CategoryContradiction) {
+			assert.NotEqual(t, string(FieldConflict), p.Kind, "they may also be two risks: no contradiction %+v", p)
+		}
+	})
+
+	t.Run("a weak title match nothing confirms is no item: no disagreement, no contradiction", func(t *testing.T) {
+		a := "# R\n\n## Risks\n\n| ID | Risk | Severity | Probability |\n|---|---|---|---|\n| R-005 | Certification agent too lenient | Low | Medium |\n"
+		b := "# R\n\n## Risks\n\n### 4. Certification false passes\n- **Impact:** Medium-High\n- **Probability:** High\n"
+		_, an := analyseFields(t, a, b)
+		assert.Empty(t, an.Fields)
+		for _, p := range an.ByCategory(CategoryContradiction) {
+			assert.NotEqual(t, string(FieldConflict), p.Kind, "%+v", p)
+		}
+	})
+
+	t.Run("prerequisites of one task that differ are a dependency contradiction", func(t *testing.T) {
+		task := func(deps string) string {
+			return "# P\n\n### Task 4.1: Update M5 Tasklist with Dependency Ordering\n```yaml\ndepends_on: " + deps + "\n```\n"
+		}
+		_, an := analyseFields(t, task("[3.1, 3.2, 3.3]"), task("[3.1]"))
+		require.Len(t, an.Fields, 1)
+		var kinds []string
+		for _, p := range an.ByCategory(CategoryContradiction) {
+			kinds = append(kinds, p.Kind)
+		}
+		assert.Contains(t, kinds, string(DependencyConflict))
+
+		_, an = analyseFields(t, task("[3.1, 3.2]"), task("[3.2, 3.1]"))
+		for _, p := range an.ByCategory(CategoryContradiction) {
+			assert.NotEqual(t, string(DependencyConflict), p.Kind, "the same prerequisites in another order agree")
+		}
+	})
+
+	t.Run("prerequisites of two different tasks, or written as prose, are no dependency contradiction", func(t *testing.T) {
+		a := "# P\n\n### Task 4.1: Update the tasklist\n```yaml\ndepends_on: [3.1, 3.2]\n```\n"
+		b := "# P\n\n### Task 4.2: Update the tasklist\n```yaml\ndepends_on: [3.1]\n```\n"
+		c := "# P\n\n### Task 4.1: Update the tasklist\n\n**Depends on**: the schema change landing first\n"
+		for _, other := range []string{b, c} {
+			_, an := analyseFields(t, a, other)
+			for _, p := range an.ByCategory(CategoryContradiction) {
+				assert.NotEqual(t, string(DependencyConflict), p.Kind, "%+v", p)
+			}
+		}
+	})
+
 	t.Run("numbers with units", func(t *testing.T) {
 		a := "# P\n\n### Task 2.1: Verify\n```yaml\nestimated_tokens: 300\n```\n\n## Cost\n\n- **Dev hours**: 12-16h including tests.\n"
 		b := "# P\n\n### Task 2.1: Verify\n```yaml\nestimated_tokens: 400\n```\n\n## Cost\n\n- **Dev hours**: 12-16 hours with tests.\n"
@@ -322,6 +372,7 @@ func FuzzExtractFields(f *testing.F) {
 		"### Task 2.1\n```yaml\nestimated_tokens: 300\nverification: direct-test\n```",
 		"**Scope**: `a/b.py`, `c.py` (x, y)", "**K**: ~150-280k tokens", "**K**: (((", "**:**", "* *: *", "__K__: v",
 		"# T\n\n## NR-1 (2.1) D2.1 RISK-004 models.py:1-2\n\nKey: VALUE",
+		"| Ref | Actual | Verdict |\n|---|---|---|\n| `x.py:4-8` (sig) | Sig spans lines 5-9. The body is lines 6-9. | should be 5-9 |",
 	} {
 		f.Add(s)
 	}

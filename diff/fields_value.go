@@ -54,6 +54,9 @@ func fldNormalise(f Field) fldValue {
 			return nv
 		}
 	}
+	if f.lines {
+		return normaliseFieldValue(f.Value+" lines", f.Bounded, f.Form)
+	}
 	return normaliseFieldValue(f.Value, f.Bounded, f.Form)
 }
 
@@ -347,6 +350,9 @@ func (a fldValue) agree(b fldValue) (same, comparable bool) {
 	case fvNum:
 		if a.unit != b.unit {
 			return false, false
+		}
+		if a.unit == "line" {
+			return a.lo == b.lo && a.hi == b.hi, true // line numbers name lines: 768 is not 769
 		}
 		return fldApprox(a.lo, b.lo) && fldApprox(a.hi, b.hi), true
 	case fvEnum:

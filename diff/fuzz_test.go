@@ -49,6 +49,11 @@ func FuzzAnalyze(f *testing.F) {
 	}
 	f.Add([]byte(""), []byte("# T\n"))
 	f.Add([]byte("A depends on B. B depends on A."), []byte("Use Redis for the cache. Use Memcached for the cache."))
+	// the rules for reviewers' citations, counts, defaults and totals
+	f.Add([]byte("# A\n\n| Ref | Actual | Verdict |\n|---|---|---|\n| `x.py:4-8` (sig) | Sig spans lines 5-9. | should be 5-9 |\n\nThe `f` property is at `x.py:9-12` (not 10-12).\n\n- **Sycophantic agreements detected**: 4\n"),
+		[]byte("# B\n\n| Ref | Actual | Verdict |\n|---|---|---|\n| `x.py:4-8` sig | Actual: lines 5-8. | REFUTED |\n\n- `x.py:10-12`: `f` -- CONFIRMED.\n\nTwo instances of sycophantic agreement were detected.\n"))
+	f.Add([]byte("# A\n\n**Via flag** `--mode {a|b}`:\n- `b` — default; x.\n\n1. **v1** — `--mode` flag. Default `a`.\n\n## Total timeline\n- **3-4 days**\n"),
+		[]byte("# B\n\n| Phase | Days |\n|---|---|\n| 1 | 9 days |\n| Total | 20-25 days |\n\n### Task 4.1: Do\n```yaml\ndepends_on: [3.1, 3.2]\n```\n"))
 	f.Fuzz(func(t *testing.T, a, b []byte) {
 		da, err := Parse("a", a)
 		if err != nil {

@@ -269,6 +269,7 @@ func countCellConflicts(d *Document, v int, t tallyTable) []Contradiction {
 				c.Claims = append(c.Claims, Claim{Variant: v, Section: b.Section, Block: bi, Line: b.Line,
 					Text: strings.TrimSpace(t.header[k]) + ": " + cells[k], Quote: raw[k], Type: Factual})
 			}
+			c.Claims = append(c.Claims, unlistedItems(d, v, label, cells[col], bi)...)
 			out = append(out, c)
 			break
 		}
@@ -382,4 +383,102 @@ func formatTally(lo, hi float64, unit string) string {
 		s += " " + unit + "s"
 	}
 	return s
+}
+
+// maxUnlisted bounds how many of a document's items labelled like a
+// summary row, but missing from its list, are cited beside it.
+const maxUnlisted = 3
+
+// unlistedItems finds, for a summary row that counts and lists the items
+// of one label ("| OVERSTATED | 8 | Delta 2.1, 2.4, … |"), the items the
+// document itself labels so elsewhere ("**Verdict**: OVERSTATED." under
+// "Delta 2.11") that the row does not list: where the summary and the body
+// part ways, to be corrected with it. Only labelled fields whose whole
+// label is the row's are read, and an item counts as listed when its id
+// is in the row, so a row whose list is complete cites nothing more.
+func unlistedItems(d *Document, v int, label, list string, row int) []Claim {
+	want := strings.ToUpper(tallyLabel(label))
+	if want == "" || strings.ContainsAny(want, "0123456789") {
+		return nil
+	}
+	listed := listedIDs(list)
+	if len(listed) == 0 {
+		return nil
+	}
+	var out []Claim
+	seen := map[string]bool{}
+	for _, r := range docFieldRefs(d) {
+		if r.Form == FormTable || r.norm.kind != fvEnum || strings.ToUpper(r.norm.label) != want || r.Line == d.Blocks[row].Line {
+			continue
+		}
+		var ids []string
+		for _, id := range r.key.ids {
+			ids = append(ids, itemIDKey(id.prefix, id.num))
+		}
+		if len(ids) == 0 || seen[ids[0]] {
+			continue
+		}
+		in := false
+		for _, id := range ids {
+			in = in || listed[id] || listed[bareIDKey(id)]
+		}
+		if in {
+			continue
+		}
+		seen[ids[0]] = true
+		out = append(out, Claim{Variant: v, Section: r.Section, Block: -1, Line: r.Line,
+			Text: r.Name + ": " + r.Value, Quote: strings.TrimSpace(r.Quote), Type: Factual})
+		if len(out) == maxUnlisted {
+			break
+		}
+	}
+	return out
+}
+
+// listedID is one id of a list cell: an optional series word and a dotted
+// number ("Delta 2.1", "NR-6", "2.4"); a bare number continues the series
+// of the id before it.
+var listedID = regexp.MustCompile(`^(?:([A-Za-z]{1,12})[-_ ]?)?(\d+(?:\.\d+)*)$`)
+
+// listedIDs returns the ids a list cell names, as itemIDKey writes them,
+// and each bare number as bareIDKey does; nil when a segment is no id.
+func listedIDs(cell string) map[string]bool {
+	out := map[string]bool{}
+	series := ""
+	for _, seg := range strings.Split(strings.Trim(strings.TrimSpace(cell), "*_"), ",") {
+		m := listedID.FindStringSubmatch(strings.TrimSpace(seg))
+		if m == nil {
+			return nil
+		}
+		if m[1] != "" {
+			series = strings.ToLower(m[1])
+		}
+		var num []int
+		for _, p := range strings.Split(m[2], ".") {
+			n, err := strconv.Atoi(p)
+			if err != nil {
+				return nil
+			}
+			num = append(num, n)
+		}
+		out[itemIDKey(series, num)] = true
+		out[bareIDKey(itemIDKey("", num))] = true
+	}
+	return out
+}
+
+// itemIDKey writes an id as "prefix:2.1".
+func itemIDKey(prefix string, num []int) string {
+	parts := make([]string, len(num))
+	for i, n := range num {
+		parts[i] = strconv.Itoa(n)
+	}
+	return strings.ToLower(prefix) + ":" + strings.Join(parts, ".")
+}
+
+// bareIDKey drops an id's series word, for a list that names the series
+// only once ("Delta 2.1, 2.4"): "delta:2.4" and "d:2.4" are both "#2.4".
+func bareIDKey(key string) string {
+	_, num, _ := strings.Cut(key, ":")
+	return "#" + num
 }

@@ -85,6 +85,20 @@ func TestTallies(t *testing.T) {
 			lines: [][]int{{7, 7}},
 		},
 		{
+			name: "the items the body labels so but the row leaves out are cited with it; 2.11 is not 2.1",
+			table: "| Rating | Count | Items |\n|---|---|---|\n| OVERSTATED | 2 | Delta 2.1, 2.4, NR-1 |\n\n" +
+				"## Delta 2.1 -- A\n\n**Verdict**: OVERSTATED. x\n\n## Delta 2.4 -- B\n\n**Verdict**: OVERSTATED.\n\n" +
+				"## Delta 2.11 -- C\n\n**Verdict**: OVERSTATED. The absence is real.\n\n## NR-1 -- D\n\n**Verdict**: OVERSTATED.\n\n" +
+				"## NR-2 -- E\n\n**Verdict**: ACCURATE.\n",
+			want:  []string{"the row counts 2 and lists 3"},
+			lines: [][]int{{7, 7, 19}},
+		},
+		{
+			name: "a row whose count and list agree is not checked against the body",
+			table: "| Rating | Count | Items |\n|---|---|---|\n| OVERSTATED | 2 | Delta 2.1, 2.4 |\n\n" +
+				"## Delta 2.11 -- C\n\n**Verdict**: OVERSTATED. The absence is real.\n",
+		},
+		{
 			name:  "prose beside a count is not a list",
 			table: "| Rating | Count | Notes |\n|---|---|---|\n| HIGH | 3 | mostly storage, some network |\n",
 		},
