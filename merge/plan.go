@@ -144,8 +144,10 @@ func NewPlan(in PlanInput, opts ...Option) (Plan, error) {
 		}
 	}
 
-	var dropped []Rejection
+	var revised, dropped []Rejection
+	p.Changes, revised = dropRevised(in, p.Changes)
 	p.Changes, dropped = settleCollisions(in, p.Changes)
+	dropped = append(revised, dropped...)
 	pruned := pruneAligned(in, p.Changes)
 	conflicts, amendments := resolveConflicts(in, p.Changes)
 	p.Amendments = amendments
