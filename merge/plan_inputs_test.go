@@ -98,3 +98,36 @@ func TestPruneAligned(t *testing.T) {
 	assert.NotContains(t, m.Output, "Restore agents first.")
 	assert.Contains(t, m.Output, "Warn on phantom paths.")
 }
+
+func TestNewPlanVerdictMovesWithItsRationale(t *testing.T) {
+	// B's section comes in, but its verdict loses to the majority (A and
+	// C). C, the winner as the base, states its value in a table row; A
+	// states it after B's label, with its own rationale: the verdict line
+	// is restated in A's words, not relabelled with B's rationale kept.
+	base := mustParse(t, "c.md", "# R\n\n## Item 5\n\n| Item | Verdict |\n|---|---|\n| D2.5 | Overstated |\n")
+	b := mustParse(t, "b.md", "# R\n\n## Item 5\n\nEvidence.\n\n**Verdict: CONFIRMED**. Three axes exist.\n")
+	a := mustParse(t, "a.md", "# R\n\n## Item 5\n\n**Verdict**: OVERSTATED. Only two axes exist in code.\n")
+	in := PlanInput{
+		Base:      Variant{Label: "C", Doc: base},
+		Variants:  []Variant{{Label: "A", Doc: a}, {Label: "B", Doc: b}},
+		Strengths: []Strength{{Variant: "B", Section: SectionRef{Title: "Item 5"}}},
+		Conflicts: []ResolvedConflict{{Subject: "Item 5 / Verdict", Winner: "C", Rule: "majority: Variants A and C give the same value",
+			Values: []ConflictValue{
+				{Variant: "A", Value: "Overstated", Text: "**Verdict**: OVERSTATED. Only two axes exist in code."},
+				{Variant: "B", Value: "CONFIRMED", Text: "**Verdict: CONFIRMED**. Three axes exist."},
+				{Variant: "C", Value: "Overstated", Text: "| D2.5 | Overstated |"},
+			}}},
+	}
+	p, err := NewPlan(in, WithClock(fixedClock))
+	require.NoError(t, err)
+	require.Len(t, p.Changes, 1)
+	assert.Contains(t, p.Changes[0].Source.Text, "**Verdict**: OVERSTATED. Only two axes exist in code.")
+	assert.NotContains(t, p.Changes[0].Source.Text, "Three axes exist")
+	var why string
+	for _, r := range p.Rejected {
+		if r.Value {
+			why = r.Rationale
+		}
+	}
+	assert.Contains(t, why, "in the words of Variant A")
+}
