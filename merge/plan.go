@@ -88,6 +88,7 @@ func NewPlan(in PlanInput, opts ...Option) (Plan, error) {
 		covered[key{v.Label, sec}] = true
 		// one topic, one section: a section aligned to a base section
 		// goes into it, never beside it
+		kin := -1
 		if aligned, ok := in.alignedBase(v.Label, refOf(v.Doc, sec)); ok {
 			if target.IsZero() {
 				target = aligned
@@ -95,12 +96,23 @@ func NewPlan(in PlanInput, opts ...Option) (Plan, error) {
 			if approach == Append || approach == Insert {
 				approach = ""
 			}
+		} else if target.IsZero() && (approach == "" || approach == Insert) && matchTitle(in.Base.Doc, v.Doc.Sections[sec].Title) < 0 {
+			// nor beside the section its variant covers the topic in
+			var b int
+			if b, kin = in.kinBase(v, sec); b >= 0 && !inside(v.Doc, sec, kin) {
+				target, approach = refOf(in.Base.Doc, b), Insert
+			} else {
+				kin = -1
+			}
 		}
 		c, err := planChange(in, v, sec, target, approach, d, len(p.Changes)+1)
 		if err != nil {
 			return err
 		}
 		c.Rationale.Reason = reason
+		if kin >= 0 {
+			c.Rationale.Reason = strings.TrimRight(reason, ". ") + "." + kinNote(v, kin)
+		}
 		p.Changes = append(p.Changes, c)
 		return nil
 	}

@@ -131,3 +131,32 @@ func TestNewPlanVerdictMovesWithItsRationale(t *testing.T) {
 	}
 	assert.Contains(t, why, "in the words of Variant A")
 }
+
+func TestNewPlanKinGoesWithItsTopic(t *testing.T) {
+	// B covers context in two sections: "5.1 Context Fragmentation",
+	// aligned with the base's "4.2 Context Preservation", and later "8.
+	// The Context Fragmentation Trade-Off", aligned with nothing. The
+	// second goes under the base section the first is aligned with, not
+	// after the base's last section.
+	base := mustParse(t, "a.md", "# P\n\n## 4. For\n\n### 4.2 Context Preservation\n\nOne session keeps context.\n\n## 7. Complexity\n\nLow.\n")
+	b := mustParse(t, "b.md", "# P\n\n## 5. Weaknesses\n\n### 5.1 Context Fragmentation\n\nTask 5 does not know task 4.\n\n## 8. The Context Fragmentation Trade-Off\n\nInjection recovers most of it.\n\n## 9. Rate Limits\n\nSpawning is fast.\n")
+	in := PlanInput{
+		Base:     Variant{Label: "A", Doc: base},
+		Variants: []Variant{{Label: "B", Doc: b}},
+		Alignment: []AlignedTopic{{Title: "Context", Sections: []TopicSection{
+			{Variant: "A", Section: SectionRef{Number: "4.2", Title: "4.2 Context Preservation"}},
+			{Variant: "B", Section: SectionRef{Number: "5.1", Title: "5.1 Context Fragmentation"}}}}},
+		Strengths: []Strength{
+			{Variant: "B", Section: SectionRef{Title: "8. The Context Fragmentation Trade-Off"}},
+			{Variant: "B", Section: SectionRef{Title: "9. Rate Limits"}},
+		},
+	}
+	p, err := NewPlan(in, WithClock(fixedClock))
+	require.NoError(t, err)
+	var got []string
+	for _, c := range p.Changes {
+		got = append(got, string(c.Approach)+" "+c.Target.Title+" <- "+c.Source.Section.Title)
+	}
+	assert.Equal(t, []string{"insert 4.2 Context Preservation <- 8. The Context Fragmentation Trade-Off", "append 7. Complexity <- 9. Rate Limits"}, got)
+	assert.Contains(t, p.Changes[0].Rationale.Reason, "Section 5.1 \"Context Fragmentation\" (aligned there)")
+}
