@@ -86,6 +86,18 @@ func NewPlan(in PlanInput, opts ...Option) (Plan, error) {
 			return nil
 		}
 		covered[key{v.Label, sec}] = true
+		// a subsection the base has no place for comes with the heading
+		// it stands under (see liftOrphan)
+		lifted := ""
+		if target.IsZero() && approach == "" {
+			// (a parent planned already brings it: settleCollisions
+			// records that)
+			if p, ok := in.liftOrphan(v, sec); ok && !covered[key{v.Label, p}] {
+				covered[key{v.Label, p}] = true
+				lifted = fmt.Sprintf(" Brought with the heading it stands under, %s: the base has no place for that topic, and on its own the subsection would end the document without its context.", refOf(v.Doc, p))
+				sec = p
+			}
+		}
 		// one topic, one section: a section aligned to a base section
 		// goes into it, never beside it
 		kin := -1
@@ -110,6 +122,9 @@ func NewPlan(in PlanInput, opts ...Option) (Plan, error) {
 			return err
 		}
 		c.Rationale.Reason = reason
+		if lifted != "" {
+			c.Rationale.Reason = strings.TrimRight(reason, ". ") + "." + lifted
+		}
 		if kin >= 0 {
 			c.Rationale.Reason = strings.TrimRight(reason, ". ") + "." + kinNote(v, kin)
 		}

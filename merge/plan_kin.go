@@ -111,3 +111,28 @@ func inside(d *diff.Document, si, k int) bool {
 	}
 	return false
 }
+
+// liftOrphan reports whether section si of v is a subsection the base
+// has no place for — neither it, nor its parent, nor an earlier sibling
+// has a counterpart in the base, nor does its title name the topic of a
+// section of its variant aligned with one — so that it would be appended
+// after the base's last section, away from the heading that says what it
+// is about ("Clock Resolution Concern" without "Fault 4: Timestamp
+// Conflict Verification"). It returns the parent to bring instead: the
+// subsection comes with it, and with the parent's other subsections
+// except those whose topics the merged document has anyway (pruneAligned
+// cuts them).
+func (in PlanInput) liftOrphan(v Variant, si int) (int, bool) {
+	d := v.Doc
+	p := d.Sections[si].Parent
+	if p < 0 || d.Sections[p].Depth == 0 {
+		return -1, false
+	}
+	if in.counterpart(v, si) >= 0 || in.counterpart(v, p) >= 0 || in.prevCounterpart(v, si) >= 0 {
+		return -1, false
+	}
+	if b, _ := in.kinBase(v, si); b >= 0 {
+		return -1, false
+	}
+	return p, true
+}
