@@ -171,10 +171,11 @@ func NewPlan(in PlanInput, opts ...Option) (Plan, error) {
 		}
 	}
 
-	var revised, dropped []Rejection
+	var revised, facets, dropped []Rejection
 	p.Changes, revised = dropRevised(in, p.Changes)
+	p.Changes, facets = dropFacets(in, p.Changes)
 	p.Changes, dropped = settleCollisions(in, p.Changes)
-	dropped = append(revised, dropped...)
+	dropped = append(append(revised, facets...), dropped...)
 	pruned := pruneAligned(in, p.Changes)
 	conflicts, amendments := resolveConflicts(in, p.Changes)
 	p.Amendments = amendments

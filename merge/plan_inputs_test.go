@@ -2,6 +2,7 @@ package merge
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -159,4 +160,37 @@ func TestNewPlanKinGoesWithItsTopic(t *testing.T) {
 	}
 	assert.Equal(t, []string{"insert 4.2 Context Preservation <- 8. The Context Fragmentation Trade-Off", "append 7. Complexity <- 9. Rate Limits"}, got)
 	assert.Contains(t, p.Changes[0].Rationale.Reason, "Section 5.1 \"Context Fragmentation\" (aligned there)")
+}
+
+func TestNewPlanFacetOfACoveredItem(t *testing.T) {
+	// A splits each bug into "Root Cause" and "Fix"; the base covers
+	// Bug 4 in one section. A's Fix for Bug 4 would be a second fix under
+	// it: not added. Under a base section with subsections of its own, a
+	// facet still goes in.
+	long := strings.Repeat("The state is written only after progress was made. ", 8)
+	base := mustParse(t, "c.md", "# D\n\n## 3. Fixes\n\n### 3.4 Bug 4 Fix: Conditional Writes\n\n"+long+"\n\n### 3.5 Bug 5 Fix\n\n"+long+"\n\n#### 3.5.1 Tests\n\nt\n")
+	a := mustParse(t, "a.md", "# D\n\n## Bug 4: state overwritten\n\nx\n\n### Fix\n\nPreserve the agents.\n\n## Bug 5: other\n\ny\n\n### Fix\n\nAnother fix.\n")
+	in := PlanInput{
+		Base:     Variant{Label: "C", Doc: base},
+		Variants: []Variant{{Label: "A", Doc: a}},
+		Alignment: []AlignedTopic{
+			{Title: "Bug 4", Sections: []TopicSection{{Variant: "C", Section: SectionRef{Number: "3.4", Title: "3.4 Bug 4 Fix: Conditional Writes"}}, {Variant: "A", Section: SectionRef{Number: "1", Title: "Bug 4: state overwritten"}}}},
+			{Title: "Bug 5", Sections: []TopicSection{{Variant: "C", Section: SectionRef{Number: "3.5", Title: "3.5 Bug 5 Fix"}}, {Variant: "A", Section: SectionRef{Number: "2", Title: "Bug 5: other"}}}},
+		},
+		Decisions: []Decision{
+			{Point: "U-001", Winner: "A", Confidence: 90, WinnerSection: SectionRef{Number: "1.1", Title: "Fix"}},
+			{Point: "U-002", Winner: "A", Confidence: 90, WinnerSection: SectionRef{Number: "2.1", Title: "Fix"}},
+		},
+	}
+	p, err := NewPlan(in, WithClock(fixedClock))
+	require.NoError(t, err)
+	require.Len(t, p.Changes, 1)
+	assert.Equal(t, "3.5 Bug 5 Fix", p.Changes[0].Target.Title)
+	var why string
+	for _, r := range p.Rejected {
+		if r.Point == "U-001" {
+			why = r.Rationale
+		}
+	}
+	assert.Contains(t, why, "covers this item as a whole")
 }
