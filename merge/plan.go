@@ -171,11 +171,12 @@ func NewPlan(in PlanInput, opts ...Option) (Plan, error) {
 		}
 	}
 
-	var revised, facets, dropped []Rejection
+	var revised, facets, hollows, dropped []Rejection
 	p.Changes, revised = dropRevised(in, p.Changes)
 	p.Changes, facets = dropFacets(in, p.Changes)
+	p.Changes, hollows = dropHollow(in, p.Changes)
 	p.Changes, dropped = settleCollisions(in, p.Changes)
-	dropped = append(append(revised, facets...), dropped...)
+	dropped = append(append(append(revised, facets...), hollows...), dropped...)
 	pruned := pruneAligned(in, p.Changes)
 	conflicts, amendments := resolveConflicts(in, p.Changes)
 	p.Amendments = amendments

@@ -194,3 +194,34 @@ func TestNewPlanFacetOfACoveredItem(t *testing.T) {
 	}
 	assert.Contains(t, why, "covers this item as a whole")
 }
+
+func TestNewPlanNoHollowSection(t *testing.T) {
+	// B's "Fault 5" holds nothing but a subsection aligned with the
+	// base's "Step 2": cut, it would leave a heading over nothing. With a
+	// subsection the base lacks, or its own text, it still comes in.
+	base := mustParse(t, "a.md", "# S\n\n## 1. Steps\n\n### 1.2 Step 2: write the result file\n\nWrite it.\n\n## 2. Tests\n\nUnit tests.\n")
+	tests := []struct {
+		name, variant string
+		want          int
+	}{
+		{"hollow", "# S\n\n## Fault 5: aggregate dependency\n\n### The task_results problem\n\nNot in scope.\n", 0},
+		{"with a topic the base lacks", "# S\n\n## Fault 5: aggregate dependency\n\n### The task_results problem\n\nNot in scope.\n\n### Logging\n\nLog it.\n", 1},
+		{"with text of its own", "# S\n\n## Fault 5: aggregate dependency\n\nThe analysis assumes per-task execution, which the phase runner never performs, so the report cannot be built there.\n\n### The task_results problem\n\nNot in scope.\n", 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			other := mustParse(t, "b.md", tt.variant)
+			in := PlanInput{Base: Variant{Label: "A", Doc: base}, Variants: []Variant{{Label: "B", Doc: other}},
+				Strengths: []Strength{{Variant: "B", Section: SectionRef{Title: "Fault 5: aggregate dependency"}}},
+				Alignment: []AlignedTopic{{Title: "Step 2", Sections: []TopicSection{
+					{Variant: "A", Section: SectionRef{Number: "1.2", Title: "1.2 Step 2: write the result file"}}, {Variant: "B", Section: SectionRef{Title: "The task_results problem"}}}}}}
+			p, err := NewPlan(in, WithClock(fixedClock))
+			require.NoError(t, err)
+			assert.Len(t, p.Changes, tt.want)
+			if tt.want == 0 {
+				require.NotEmpty(t, p.Rejected)
+				assert.Contains(t, p.Rejected[0].Rationale, "a heading over an introduction")
+			}
+		})
+	}
+}
