@@ -29,6 +29,9 @@ func (x *run) stepPlan(ctx context.Context) error {
 			in.Variants = append(in.Variants, merge.Variant{Label: label(i), Agent: x.agentOf(i), Doc: d})
 		}
 	}
+	if r := x.latestRevision(); r >= 0 {
+		in.LaterRevision = label(r)
+	}
 	var byValue map[string]bool
 	if a := x.res.Steps.Analysis; a != nil {
 		in.Alignment = x.planAlignment(a)

@@ -86,8 +86,21 @@ func NewPlan(in PlanInput, opts ...Option) (Plan, error) {
 			return nil
 		}
 		covered[key{v.Label, sec}] = true
+		// a subsection the base has no place for comes with the heading
+		// it stands under (see liftOrphan)
+		lifted := ""
+		if target.IsZero() && approach == "" {
+			// (a parent planned already brings it: settleCollisions
+			// records that)
+			if p, ok := in.liftOrphan(v, sec); ok && !covered[key{v.Label, p}] {
+				covered[key{v.Label, p}] = true
+				lifted = fmt.Sprintf(" Brought with the heading it stands under, %s: the base has no place for that topic, and on its own the subsection would end the document without its context.", refOf(v.Doc, p))
+				sec = p
+			}
+		}
 		// one topic, one section: a section aligned to a base section
 		// goes into it, never beside it
+		kin := -1
 		if aligned, ok := in.alignedBase(v.Label, refOf(v.Doc, sec)); ok {
 			if target.IsZero() {
 				target = aligned
@@ -95,12 +108,26 @@ func NewPlan(in PlanInput, opts ...Option) (Plan, error) {
 			if approach == Append || approach == Insert {
 				approach = ""
 			}
+		} else if target.IsZero() && (approach == "" || approach == Insert) && matchTitle(in.Base.Doc, v.Doc.Sections[sec].Title) < 0 {
+			// nor beside the section its variant covers the topic in
+			var b int
+			if b, kin = in.kinBase(v, sec); b >= 0 && !inside(v.Doc, sec, kin) {
+				target, approach = refOf(in.Base.Doc, b), Insert
+			} else {
+				kin = -1
+			}
 		}
 		c, err := planChange(in, v, sec, target, approach, d, len(p.Changes)+1)
 		if err != nil {
 			return err
 		}
 		c.Rationale.Reason = reason
+		if lifted != "" {
+			c.Rationale.Reason = strings.TrimRight(reason, ". ") + "." + lifted
+		}
+		if kin >= 0 {
+			c.Rationale.Reason = strings.TrimRight(reason, ". ") + "." + kinNote(v, kin)
+		}
 		p.Changes = append(p.Changes, c)
 		return nil
 	}
@@ -144,8 +171,12 @@ func NewPlan(in PlanInput, opts ...Option) (Plan, error) {
 		}
 	}
 
-	var dropped []Rejection
+	var revised, facets, hollows, dropped []Rejection
+	p.Changes, revised = dropRevised(in, p.Changes)
+	p.Changes, facets = dropFacets(in, p.Changes)
+	p.Changes, hollows = dropHollow(in, p.Changes)
 	p.Changes, dropped = settleCollisions(in, p.Changes)
+	dropped = append(append(append(revised, facets...), hollows...), dropped...)
 	pruned := pruneAligned(in, p.Changes)
 	conflicts, amendments := resolveConflicts(in, p.Changes)
 	p.Amendments = amendments

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/crucible-go/crucible/diff"
+
 	"github.com/crucible-go/crucible/internal/refs"
 )
 
@@ -36,7 +38,7 @@ func settleCollisions(in PlanInput, changes []Change) ([]Change, []Rejection) {
 	rewritten := map[int]int{} // base section index → number of the change rewriting it
 	var kept []Change
 	var dropped []Rejection
-	x := newKeptIndex()
+	x := newKeptIndex(in)
 	for _, c := range changes {
 		if by, ok := x.containedIn(c, kept); ok {
 			dropped = append(dropped, Rejection{
@@ -88,10 +90,16 @@ func settleCollisions(in PlanInput, changes []Change) ([]Change, []Rejection) {
 
 // keptIndex finds among the changes kept so far, without scanning them,
 // the ones containedIn and repeatsTitle look for: by variant and source
-// section number, and by approach, target and title.
+// section, and by approach, target and title.
 type keptIndex struct {
-	bySource map[[2]string][]int // variant label, source section number → kept changes, in order
+	in       PlanInput
+	bySource map[sourceKey][]int // variant label, source section index → kept changes, in order
 	byPlace  map[placeKey]int    // the first kept append or insert per place and title
+}
+
+type sourceKey struct {
+	label string
+	sec   int
 }
 
 type placeKey struct {
@@ -100,14 +108,27 @@ type placeKey struct {
 	title    string
 }
 
-func newKeptIndex() *keptIndex {
-	return &keptIndex{bySource: map[[2]string][]int{}, byPlace: map[placeKey]int{}}
+func newKeptIndex(in PlanInput) *keptIndex {
+	return &keptIndex{in: in, bySource: map[sourceKey][]int{}, byPlace: map[placeKey]int{}}
+}
+
+// source locates c's source section in its variant, or -1.
+func (x *keptIndex) source(c Change) (*diff.Document, int) {
+	v := x.in.variant(c.Source.Variant.Label)
+	if v.Doc == nil {
+		return nil, -1
+	}
+	si, ok := locate(v.Doc, c.Source.Section)
+	if !ok {
+		return v.Doc, -1
+	}
+	return v.Doc, si
 }
 
 // add records kept change c at index i.
 func (x *keptIndex) add(c Change, i int) {
-	if n := c.Source.Section.Number; n != "" {
-		k := [2]string{c.Source.Variant.Label, n}
+	if _, si := x.source(c); si >= 0 {
+		k := sourceKey{c.Source.Variant.Label, si}
 		x.bySource[k] = append(x.bySource[k], i)
 	}
 	if c.Approach == Append || c.Approach == Insert {
@@ -120,27 +141,26 @@ func (x *keptIndex) add(c Change, i int) {
 
 // containedIn reports whether c's source section lies inside the source
 // of one of the kept changes from the same variant, and which: the first
-// kept change whose source number prefixes c's ("3.2" for "3.2.1") and
-// whose text holds c's.
+// kept change whose source section is an ancestor of c's in the variant's
+// outline and whose text holds c's. The outline decides, not the section
+// numbers: a heading's own number ("Section 2: Audit") need not prefix
+// its subsections' outline numbers ("3.1").
 func (x *keptIndex) containedIn(c Change, kept []Change) (int, bool) {
-	num := c.Source.Section.Number
+	d, si := x.source(c)
+	if si < 0 {
+		return 0, false
+	}
 	best := -1
-	for at := strings.IndexByte(num, '.'); at >= 0; {
-		for _, i := range x.bySource[[2]string{c.Source.Variant.Label, num[:at]}] {
+	for p := d.Sections[si].Parent; p >= 0; p = d.Sections[p].Parent {
+		for _, i := range x.bySource[sourceKey{c.Source.Variant.Label, p}] {
 			if best >= 0 && i >= best {
 				break
 			}
-			k := kept[i]
-			if k.Source.Section != c.Source.Section && strings.Contains(k.Source.Text, strings.TrimSpace(c.Source.Text)) {
+			if strings.Contains(kept[i].Source.Text, strings.TrimSpace(c.Source.Text)) {
 				best = i
 				break
 			}
 		}
-		next := strings.IndexByte(num[at+1:], '.')
-		if next < 0 {
-			break
-		}
-		at += 1 + next
 	}
 	return max(best, 0), best >= 0
 }

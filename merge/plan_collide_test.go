@@ -80,3 +80,57 @@ func TestNewPlanNoRepeatedTitles(t *testing.T) {
 	require.NotEmpty(t, p.Rejected)
 	assert.Contains(t, p.Rejected[len(p.Rejected)-1].Rationale, "Change #1 already puts a section of this title there")
 }
+
+func TestNewPlanContainedByOutlineNotNumber(t *testing.T) {
+	// C's parent heading carries its own number ("Section 2: Audit")
+	// while its subsections get outline numbers (3.1): the subsection is
+	// still inside the parent, which a change already brings whole.
+	base := mustParse(t, "a.md", "# S\n\n## 1. Summary\n\nx\n\n## 2. Ops\n\ny\n")
+	c := mustParse(t, "c.md", "# S\n\n## Summary\n\nz\n\n## Section 1: Matrix\n\nm\n\n## Section 2: Audit\n\nAudit text.\n\n### SOL-C: keep\n\nKeep it.\n")
+	in := PlanInput{
+		Base:     Variant{Label: "A", Doc: base},
+		Variants: []Variant{{Label: "C", Doc: c}},
+		Decisions: []Decision{
+			{Point: "U-001", Winner: "C", Confidence: 90, WinnerSection: SectionRef{Number: "2", Title: "Section 2: Audit"}},
+			{Point: "U-002", Winner: "C", Confidence: 90, WinnerSection: SectionRef{Number: "3.1", Title: "SOL-C: keep"}},
+		},
+	}
+	p, err := NewPlan(in, WithClock(fixedClock))
+	require.NoError(t, err)
+	require.Len(t, p.Changes, 1)
+	assert.Equal(t, "Section 2: Audit", p.Changes[0].Source.Section.Title)
+	require.Len(t, p.Rejected, 1)
+	assert.Equal(t, "U-002", p.Rejected[0].Point)
+	assert.Contains(t, p.Rejected[0].Rationale, "Change #1 already brings in whole")
+}
+
+func TestNewPlanLaterRevisionKeepsItsConsolidation(t *testing.T) {
+	// B, the base, is the later revision: it consolidated the earlier
+	// Tasks 3.1–3.2 into one. A's Task 3.2 is not added back; A's win
+	// on the content of a section both have is still made.
+	base := mustParse(t, "b.md", "# Plan (REVISED)\n\n## Phase 3\n\n### Task 3.1: Update all specs (CONSOLIDATED)\n\nAll at once.\n\n## Phase 4\n\nOrder.\n")
+	a := mustParse(t, "a.md", "# Plan\n\n## Phase 3\n\n### Task 3.1: Update T5.1\n\nOne.\n\n### Task 3.2: Update T5.7\n\nTwo.\n\n## Phase 4\n\nOrder, argued better.\n")
+	in := PlanInput{
+		Base:     Variant{Label: "B", Doc: base},
+		Variants: []Variant{{Label: "A", Doc: a}},
+		Decisions: []Decision{
+			{Point: "U-001", Winner: "A", Confidence: 90, WinnerSection: SectionRef{Title: "Task 3.2: Update T5.7"}},
+			{Point: "C-001", Winner: "A", Confidence: 80, WinnerSection: SectionRef{Title: "Phase 4"}, BaseSection: SectionRef{Title: "Phase 4"}},
+		},
+		LaterRevision: "B",
+	}
+	p, err := NewPlan(in, WithClock(fixedClock))
+	require.NoError(t, err)
+	require.Len(t, p.Changes, 1)
+	assert.Equal(t, Replace, p.Changes[0].Approach)
+	assert.Equal(t, 1, p.Changes[0].Number)
+	require.Len(t, p.Rejected, 1)
+	assert.Equal(t, "U-001", p.Rejected[0].Point)
+	assert.Contains(t, p.Rejected[0].Rationale, "the later revision")
+
+	// without the revision order, the section is added
+	in.LaterRevision = ""
+	p, err = NewPlan(in, WithClock(fixedClock))
+	require.NoError(t, err)
+	assert.Len(t, p.Changes, 2)
+}

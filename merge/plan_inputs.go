@@ -142,12 +142,13 @@ func resolveConflicts(in PlanInput, changes []Change) ([]Rejection, []Amendment)
 				continue
 			}
 			var edited, removed []string
+			said, by := restatement(k, lose, *win)
 			for i := range changes {
 				c := &changes[i]
 				if c.Source.Variant.Label != lose.Variant {
 					continue
 				}
-				if text, ok := words.stateWinner(c.Source.Text, lose, *win); ok {
+				if text, ok := words.stateWinner(c.Source.Text, lose, said); ok {
 					c.Source.Text = text
 					if lose.Value == lose.Text && !strings.Contains(text, win.Text) {
 						removed = append(removed, fmt.Sprintf("#%d", c.Number))
@@ -161,6 +162,8 @@ func resolveConflicts(in PlanInput, changes []Change) ([]Rejection, []Amendment)
 				why += fmt.Sprintf(" Change %s no longer carries the losing statement (it cannot be restated in its form).", strings.Join(removed, ", "))
 			}
 			switch {
+			case len(edited) > 0 && by != "":
+				why += fmt.Sprintf(" Change %s was edited to state it with its rationale, in the words of Variant %s, which gives the same value.", strings.Join(edited, ", "), by)
 			case len(edited) > 0:
 				why += fmt.Sprintf(" Change %s was edited to state it.", strings.Join(edited, ", "))
 			case len(removed) > 0:
@@ -179,6 +182,45 @@ func resolveConflicts(in PlanInput, changes []Change) ([]Rejection, []Amendment)
 	return out, amendments
 }
 
+// restatement returns the winning value as it restates the losing one:
+// the winner's own when it is stated after the same label as the losing
+// value, else that of a variant agreeing with the winner whose statement
+// has the losing one's label ("**Verdict**: OVERSTATED. The finding is
+// correct, but …" for "**Verdict: CONFIRMED**. Three axes exist …" where
+// the winner states its value in a table row). A label and its rationale
+// move together: swapping the label alone leaves the losing rationale
+// arguing for the value it no longer names.
+//
+// by names the agreeing variant whose words are used, empty for the
+// winner's own.
+func restatement(k ResolvedConflict, lose, win ConflictValue) (said ConflictValue, by string) {
+	if lose.Text == "" || lose.Value == lose.Text || sameLabel(lose, win) {
+		return win, ""
+	}
+	for _, v := range k.Values {
+		if v.Variant == lose.Variant || v.Variant == win.Variant || v.Text == "" || !strings.EqualFold(v.Value, win.Value) {
+			continue
+		}
+		if sameLabelFold(lose, v) {
+			return ConflictValue{Variant: win.Variant, Value: win.Value, Text: v.Text}, v.Variant
+		}
+	}
+	return win, ""
+}
+
+// sameLabelFold is sameLabel with the values found whatever their case:
+// a value the plan rewrote to the winner's wording ("Overstated") stands
+// in an agreeing variant's text as it wrote it ("OVERSTATED").
+func sameLabelFold(a, b ConflictValue) bool {
+	at, bt := strings.ToLower(a.Text), strings.ToLower(b.Text)
+	i, j := strings.Index(at, strings.ToLower(a.Value)), strings.Index(bt, strings.ToLower(b.Value))
+	if i <= 0 || j <= 0 || strings.Contains(b.Text, "\n") {
+		return false
+	}
+	plain := strings.NewReplacer("*", "", "_", "", " ", "").Replace
+	return plain(at[:i]) == plain(bt[:j]) && plain(at[:i]) != ""
+}
+
 // stateWinner rewrites the losing value in text to the winning one: in
 // the losing variant's quote when text holds it, else wherever the value
 // stands as a whole word. ok is false when text does not state the
@@ -187,7 +229,7 @@ func (words wordPatterns) stateWinner(text string, lose, win ConflictValue) (str
 	if lose.Text != "" && lose.Value == lose.Text {
 		return restate(text, lose.Text, win.Text)
 	}
-	if lose.Text != "" && win.Text != "" && strings.Contains(text, lose.Text) && sameLabel(lose, win) {
+	if lose.Text != "" && win.Text != "" && strings.Contains(text, lose.Text) && sameLabelFold(lose, win) {
 		// a labelled value and its rationale move together
 		return strings.ReplaceAll(text, lose.Text, win.Text), true
 	}

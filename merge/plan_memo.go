@@ -14,13 +14,14 @@ import (
 // built by NewPlan) every question is computed as asked.
 type planMemo struct {
 	aligned, counterpart, prevCounterpart, topic map[string][]int // per variant label, per section; unknown = -2
+	kin                                          map[string]*kinIndex
 }
 
 const unknown = -2
 
 func newPlanMemo() *planMemo {
 	return &planMemo{aligned: map[string][]int{}, counterpart: map[string][]int{},
-		prevCounterpart: map[string][]int{}, topic: map[string][]int{}}
+		prevCounterpart: map[string][]int{}, topic: map[string][]int{}, kin: map[string]*kinIndex{}}
 }
 
 // slot returns the memo of one question for variant v, creating it.

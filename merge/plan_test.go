@@ -76,6 +76,18 @@ func planInput(t testing.TB) PlanInput {
 	}
 }
 
+func TestNewPlanPlacementFallsBackToTheEnd(t *testing.T) {
+	// nothing matching: after the last top-level section
+	in := planInput(t)
+	in.Variants[0].Doc = mustParse(t, "b.md", "# Service\n\n## Glossary\n\nTerms.\n\n### Acronyms\n\nTLA.\n")
+	in.Strengths = []Strength{{Variant: "B", Section: SectionRef{Title: "Glossary"}}}
+	p, err := NewPlan(in, WithClock(fixedClock))
+	require.NoError(t, err)
+	require.Len(t, p.Changes, 1)
+	assert.Equal(t, Append, p.Changes[0].Approach)
+	assert.Equal(t, "3. Operations", p.Changes[0].Target.Title)
+}
+
 func TestNewPlanPlacement(t *testing.T) {
 	tests := []struct {
 		name      string
@@ -95,8 +107,8 @@ func TestNewPlanPlacement(t *testing.T) {
 			[]string{"append 2. Storage <- Security"}},
 		{"nested under a matching parent inserts", []Strength{{Variant: "B", Section: SectionRef{Title: "Runbooks"}}}, nil,
 			[]string{"insert 3. Operations <- Runbooks"}},
-		{"nothing matching appends after the last top-level section", []Strength{{Variant: "B", Section: SectionRef{Title: "Key Rotation"}}}, nil,
-			[]string{"append 3. Operations <- Key Rotation"}},
+		{"a subsection the base has no place for comes with its heading", []Strength{{Variant: "B", Section: SectionRef{Title: "Key Rotation"}}}, nil,
+			[]string{"append 2. Storage <- Security"}},
 		{"explicit target and approach win",
 			[]Strength{{Variant: "B", Section: SectionRef{Title: "Security"}, Target: SectionRef{Number: "1"}, Approach: Append}}, nil,
 			[]string{"append 1. Overview <- Security"}},

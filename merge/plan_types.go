@@ -158,6 +158,13 @@ type PlanInput struct {
 	// (optional): the merged document states only each winner's value.
 	// See [ResolvedConflict].
 	Conflicts []ResolvedConflict
+	// LaterRevision is the label of the variant that is the later
+	// revision of the others (optional; empty when the variants are not
+	// successive revisions). When it is the base, a section an earlier
+	// revision adds beside the base's sections is one the revision
+	// dropped or consolidated: the plan does not bring it back, and lists
+	// it among the changes not being made. See dropRevised.
+	LaterRevision string
 
 	alignIndex map[string][]int // per variant label, alignedIndex; built by NewPlan
 	memo       *planMemo        // answers NewPlan asks once per section; see plan_memo.go

@@ -89,3 +89,71 @@ func pruneAligned(in PlanInput, changes []Change) []Rejection {
 	}
 	return out
 }
+
+// hollowWords is the most words a section's own text may have for the
+// section to be hollow once its subsections are cut: an introduction,
+// not a topic.
+const hollowWords = 12
+
+// dropHollow removes the appends and inserts of sections that would be a
+// heading over nothing in the merged document: every subsection's topic
+// is one the base covers (pruneAligned would cut them all) and the
+// section's own text is at most hollowWords words ("## Fault 5: …" over
+// its only subsection, aligned with the base's "Step 2"). It runs before
+// the changes are numbered, so it decides on the base alone.
+func dropHollow(in PlanInput, changes []Change) ([]Change, []Rejection) {
+	if len(in.Alignment) == 0 {
+		return changes, nil
+	}
+	var kept []Change
+	var out []Rejection
+	for _, c := range changes {
+		if where, ok := hollow(in, c); ok {
+			out = append(out, Rejection{Point: pointOrDash(c.Rationale.Point), Topic: c.Title,
+				NonBase:   fmt.Sprintf("%s, %s", c.Source.Variant, c.Source.Section),
+				Rationale: fmt.Sprintf("Not added: the topics of its subsections are in the base already (%s), and without them it is a heading over an introduction.", where)})
+			continue
+		}
+		kept = append(kept, c)
+	}
+	return kept, out
+}
+
+// hollow reports whether c adds a section whose subsections all cover
+// topics of the base and whose own text is at most hollowWords words, and
+// names the base sections that cover them.
+func hollow(in PlanInput, c Change) (string, bool) {
+	if c.Approach != Append && c.Approach != Insert {
+		return "", false
+	}
+	v := in.variant(c.Source.Variant.Label)
+	if v.Doc == nil {
+		return "", false
+	}
+	si, ok := locate(v.Doc, c.Source.Section)
+	if !ok || c.Source.Text != v.Doc.Text(v.Doc.Sections[si].Span) {
+		return "", false
+	}
+	s := v.Doc.Sections[si]
+	if len(s.Children) == 0 {
+		return "", false
+	}
+	var where []string
+	for _, k := range s.Children {
+		b := alignedIn(in, v)(k)
+		if b < 0 {
+			return "", false
+		}
+		where = append(where, refOf(in.Base.Doc, b).String())
+	}
+	own := 0
+	for _, line := range strings.Split(v.Doc.Text(ownSpan(v.Doc, si)), "\n") {
+		if t := strings.TrimSpace(line); t != "---" && t != "***" && t != "___" {
+			own += len(strings.Fields(t))
+		}
+	}
+	if own > hollowWords {
+		return "", false
+	}
+	return strings.Join(where, ", "), true
+}

@@ -137,7 +137,13 @@ func (r *run) numberList(parent *node, kids []*node, levels map[int]numberStyle,
 		// base section: numbered under a numbered parent
 		on, prefix = true, parentNum+"."
 		if !hasStyle {
+			// a level the base never numbers: dotted numbers as the
+			// parent's level writes them ("4.2 Context" → "4.2.1 …"),
+			// else a space
 			style = numberStyle{sep: " "}
+			if ps, ok := levels[parent.level]; ok && strings.Contains(parentNum, ".") {
+				style = numberStyle{sep: ps.sep}
+			}
 		}
 	default:
 		on = hasStyle && parent == nil
@@ -154,6 +160,11 @@ func (r *run) numberList(parent *node, kids []*node, levels map[int]numberStyle,
 		default:
 			want := prefix + strconv.Itoa(next)
 			next++
+			if k.origin < 0 {
+				// an incorporated heading takes the list's style too,
+				// not only its number ("4.2.1." from a source's "8.")
+				restyle(k, style)
+			}
 			if k.number() != want {
 				old := k.number()
 				setNumber(k, want, style)
@@ -207,6 +218,32 @@ func setNumber(n *node, num string, style numberStyle) {
 	}
 	n.heading = atxHeading(n.level, text)
 	n.title = edit(n.title, plainStart, plainRest, plainOK)
+}
+
+// restyle rewrites the separator after n's heading number to style's:
+// a section incorporated from a variant keeps its number's punctuation
+// otherwise ("8. Trade-Off" inserted as "4.2.1. Trade-Off" beside the
+// base's "4.2 Context"). Headings whose source and plain text disagree
+// on the number are left alone, as by setNumber.
+func restyle(n *node, style numberStyle) {
+	if style.sep == "" {
+		return
+	}
+	raw := atxText(n.heading)
+	rawNum, rawStart, rawRest, rawOK := refs.HeadingNumber(raw)
+	plainNum, plainStart, plainRest, plainOK := refs.HeadingNumber(n.title)
+	if !rawOK || !plainOK || rawNum != plainNum || rawRest >= len(raw) || plainRest >= len(n.title) {
+		return
+	}
+	edit := func(s string, start, rest int) string {
+		return s[:start] + rawNum + style.sep + s[rest:]
+	}
+	text := edit(raw, rawStart, rawRest)
+	if text == raw {
+		return
+	}
+	n.heading = atxHeading(n.level, text)
+	n.title = edit(n.title, plainStart, plainRest)
 }
 
 // markModified tags a base section as modified, adding reason to any

@@ -47,6 +47,13 @@ func TestNumberingFollowsTheBase(t *testing.T) {
 			"# S\n\n## Section 1: Intro\n\nx\n\n## Section 2: Ops\n\ny\n",
 			[]Change{change(1, Append, SectionRef{Title: "Intro"}, "## Security\n\nz\n")},
 			[]string{"# S [base]", "## Section 1: Intro [base]", "## Section 2: Security [B 9 #1]", "## Section 3: Ops [modified]"}},
+		{"an incorporated heading takes the base's separator, and a level the base never numbers the parent level's",
+			"# S\n\n## 1. Args\n\n### 1.1 Context\n\nx\n\n### 1.2 Cost\n\ny\n",
+			[]Change{
+				change(1, Insert, SectionRef{Number: "1.1"}, "## 8. Trade-Off\n\nz\n"),
+				change(2, Append, SectionRef{Number: "1.2"}, "### 5: Overhead\n\nw\n"),
+			},
+			[]string{"# S [base]", "## 1. Args [base]", "### 1.1 Context [base]", "#### 1.1.1 Trade-Off [B 9 #1]", "### 1.2 Cost [base]", "### 1.3 Overhead [B 9 #2]"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
