@@ -14,6 +14,7 @@ import (
 	"github.com/yuin/goldmark/text"
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/crucible-go/crucible/internal/mdast"
 	"github.com/crucible-go/crucible/internal/words"
 )
 
@@ -335,24 +336,7 @@ func (b *builder) addBlock(blk Block, start, end int) {
 
 // appendInline appends the plain text of n's inline descendants.
 func (b *builder) appendInline(buf []byte, n ast.Node) []byte {
-	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
-		switch v := c.(type) {
-		case *ast.Text:
-			buf = append(buf, v.Segment.Value(b.body)...)
-			if v.SoftLineBreak() || v.HardLineBreak() {
-				buf = append(buf, ' ')
-			}
-		case *ast.String:
-			buf = append(buf, v.Value...)
-		case *ast.AutoLink:
-			buf = append(buf, v.Label(b.body)...)
-		case *ast.RawHTML:
-			// markup, not text
-		default:
-			buf = b.appendInline(buf, c)
-		}
-	}
-	return buf
+	return mdast.AppendPlain(buf, b.body, n)
 }
 
 func (b *builder) addSection(h *ast.Heading) {

@@ -12,6 +12,7 @@ import (
 	"github.com/yuin/goldmark/text"
 
 	"github.com/crucible-go/crucible/diff"
+	"github.com/crucible-go/crucible/internal/mdast"
 )
 
 // markdown reads a document the way diff does — CommonMark with GFM
@@ -232,25 +233,7 @@ func (w *walker) heading(h *ast.Heading) {
 // plain appends the plain text of n's inline descendants, as diff does
 // for titles: text with line breaks as spaces, entities decoded, an
 // autolink's label; no HTML.
-func (w *walker) plain(buf []byte, n ast.Node) []byte {
-	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
-		switch v := c.(type) {
-		case *ast.Text:
-			buf = append(buf, v.Segment.Value(w.body)...)
-			if v.SoftLineBreak() || v.HardLineBreak() {
-				buf = append(buf, ' ')
-			}
-		case *ast.String:
-			buf = append(buf, v.Value...)
-		case *ast.AutoLink:
-			buf = append(buf, v.Label(w.body)...)
-		case *ast.RawHTML:
-		default:
-			buf = w.plain(buf, c)
-		}
-	}
-	return buf
-}
+func (w *walker) plain(buf []byte, n ast.Node) []byte { return mdast.AppendPlain(buf, w.body, n) }
 
 // htmlIDs collects the id and name attributes of the HTML in seg.
 func (w *walker) htmlIDs(seg text.Segment) {
