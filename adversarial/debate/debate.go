@@ -45,6 +45,9 @@ type config struct {
 	limit      int
 	logger     *slog.Logger
 	depthLimit func() Depth
+	// shared is the memo of an orchestrated run, the parent of each of
+	// its debates' memos; nil for a single debate.
+	shared *memo
 }
 
 // WithConcurrency bounds how many advocates speak at once in round 1.
@@ -104,10 +107,12 @@ func Run(ctx context.Context, in Input, opts ...Option) (*Result, error) {
 		o(&cfg)
 	}
 	if len(in.Variants) >= OrchestratorThreshold {
-		if _, err := newDebate(in, cfg); err != nil {
+		d, err := newDebate(in, cfg)
+		if err != nil {
 			return nil, err
 		}
-		return orchestrate(ctx, in, cfg)
+		cfg.shared = &memo{}
+		return orchestrate(ctx, in, cfg, d.points)
 	}
 	return debateOnce(ctx, in, cfg)
 }
@@ -155,7 +160,7 @@ func newDebate(in Input, cfg config) (*debate, error) {
 		return nil, invalid("%d advocates for %d variants; want one per variant", len(in.Advocates), len(in.Variants))
 	}
 	res := &Result{Focus: in.Focus}
-	d := &debate{in: in, cfg: cfg, res: res, memo: &memo{}}
+	d := &debate{in: in, cfg: cfg, res: res, memo: &memo{parent: cfg.shared}}
 	last := -1
 	for i, v := range in.Variants {
 		idx := variantIndex(in.Analysis, v.Label)
@@ -265,6 +270,9 @@ func (d *debate) parallelRound(ctx context.Context) error {
 			outs[i] = d.attempt(gctx, i, turn)
 			return outs[i].fatal
 		})
+	}
+	if d.cfg.shared == nil { // an orchestrated run measures all its variants at once
+		defer warmMeasures(gctx, d.memo, d.in, d.points)()
 	}
 	err := g.Wait()
 	round := Round{Number: 1}
@@ -548,6 +556,27 @@ func (d *debate) finish() {
 		}
 		res.Wins = append(res.Wins, w)
 	}
+}
+
+// warmMeasures measures the variants of in (see measureVariant) in the
+// background, into m, while the advocates' first turns are in flight:
+// the turns of heuristic advocates — and of any advocate that falls back
+// on one — then find the measures ready instead of computing them after
+// their model call. A measure an advocate asks for first is computed
+// once, by whichever gets there first. The returned function waits for
+// the goroutine, which stops early when ctx ends.
+func warmMeasures(ctx context.Context, m *memo, in Input, points []diff.Point) (wait func()) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for _, v := range in.Variants {
+			if ctx.Err() != nil || v.Doc == nil {
+				return
+			}
+			measureVariant(m.root(), in.Analysis, points, v)
+		}
+	}()
+	return func() { <-done }
 }
 
 func boolInt(b bool) int {
