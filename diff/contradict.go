@@ -144,6 +144,7 @@ var _ ContradictionDetector = RuleDetector{}
 func (RuleDetector) Detect(ctx context.Context, in DetectInput) ([]Contradiction, error) {
 	rules := []func(DetectInput) []Contradiction{
 		detectNumeric, detectOpposing, detectChoices, detectRequirementConstraint, detectCycles, detectPlacement, detectTableBounds, detectTallies, detectLineContent,
+		detectMinimalPairs, // last: see below
 	}
 	// The rules only read the input: they run in parallel, at most one
 	// per CPU, and their findings are joined in the rules' order.
@@ -166,13 +167,13 @@ func (RuleDetector) Detect(ctx context.Context, in DetectInput) ([]Contradiction
 		return nil, err
 	}
 	var all []Contradiction
-	for _, cs := range found {
+	for _, cs := range found[:len(found)-1] {
 		all = append(all, cs...)
 	}
 	// Minimal pairs are the catch-all for choices the other rules cannot
 	// name; a pair another rule already reports adds nothing.
 	covered := newCoverage(all)
-	for _, c := range detectMinimalPairs(in) {
+	for _, c := range found[len(found)-1] {
 		if !covered.by(c) {
 			all = append(all, c)
 		}
