@@ -38,12 +38,15 @@ import (
 // contestedPoints returns the ids of the contested points among points,
 // in their order, judged on the debated variants only (a variant left out
 // of an elimination round takes no position in it).
-func contestedPoints(in Input, points []diff.Point) []string {
+//
+// A variant's view depends on the variant alone: m, the run's memo, keeps
+// it for the other debates of an orchestrated run (nil computes it).
+func contestedPoints(in Input, points []diff.Point, m *memo) []string {
 	a := in.Analysis
 	views := make([]*docView, len(a.Variants)) // by analysis index; nil when not debated
 	for _, v := range in.Variants {
 		if i := variantIndex(a, v.Label); i >= 0 {
-			views[i] = newDocView(v.Doc, i)
+			views[i] = docViewOf(m, v, i)
 		}
 	}
 	var conflicts []diff.Point
@@ -205,6 +208,13 @@ type docView struct {
 	doc     *diff.Document
 	fields  map[int][]diff.Field
 	commits map[int]bool // a prescription, a technology or a measured value of the section's own
+}
+
+// docViewOf returns variant v's view (at index i of the analysis), kept
+// in m.
+func docViewOf(m *memo, v Variant, i int) *docView {
+	dv, _ := memoGet(m, "doc-view\x00"+v.Label, func() (*docView, error) { return newDocView(v.Doc, i), nil })
+	return dv
 }
 
 func newDocView(d *diff.Document, v int) *docView {

@@ -48,6 +48,10 @@ type config struct {
 	// shared is the memo of an orchestrated run, the parent of each of
 	// its debates' memos; nil for a single debate.
 	shared *memo
+	// validateOnly makes newDebate check the input and select the points
+	// without judging which are contested: the orchestrator's check of
+	// the whole input, whose debates judge their own.
+	validateOnly bool
 }
 
 // WithConcurrency bounds how many advocates speak at once in round 1.
@@ -107,7 +111,9 @@ func Run(ctx context.Context, in Input, opts ...Option) (*Result, error) {
 		o(&cfg)
 	}
 	if len(in.Variants) >= OrchestratorThreshold {
-		d, err := newDebate(in, cfg)
+		check := cfg
+		check.validateOnly = true
+		d, err := newDebate(in, check)
 		if err != nil {
 			return nil, err
 		}
@@ -206,7 +212,9 @@ func newDebate(in Input, cfg config) (*debate, error) {
 	if res.Points == nil {
 		res.Points = []string{}
 	}
-	res.ContestedPoints = contestedPoints(in, d.points)
+	if !cfg.validateOnly {
+		res.ContestedPoints = contestedPoints(in, d.points, d.memo.root())
+	}
 	return d, nil
 }
 
@@ -558,8 +566,9 @@ func (d *debate) finish() {
 	}
 }
 
-// warmMeasures measures the variants of in (see measureVariant) in the
-// background, into m, while the advocates' first turns are in flight:
+// warmMeasures measures the variants of in (see measureVariant, and
+// docViewOf for the contested points) in the background, into m, while
+// the advocates' first turns are in flight:
 // the turns of heuristic advocates — and of any advocate that falls back
 // on one — then find the measures ready instead of computing them after
 // their model call. A measure an advocate asks for first is computed
@@ -574,6 +583,9 @@ func warmMeasures(ctx context.Context, m *memo, in Input, points []diff.Point) (
 				return
 			}
 			measureVariant(m.root(), in.Analysis, points, v)
+			if i := variantIndex(in.Analysis, v.Label); i >= 0 {
+				docViewOf(m.root(), v, i) // what the final's contested points read
+			}
 		}
 	}()
 	return func() { <-done }
