@@ -41,6 +41,8 @@ type run struct {
 
 	rendering []*rendering // artifacts rendered in the background, in emit order
 
+	latest *int // latestRevision's answer, once found
+
 	failed bool
 	cause  error // why the run failed, for Run's error
 

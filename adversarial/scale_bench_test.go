@@ -86,7 +86,7 @@ var scaleSteps = []string{"input", "diff", "render-diff", "debate", "render-deba
 	"plan", "render-plan", "merge", "render-merge"}
 
 // BenchmarkPipelineSteps runs the offline pipeline on one document of n
-// short sections (1k, 5k, 20k) against a normal 50 KB specification and
+// short sections (1k, 5k, 10k, 20k) against a normal 50 KB specification and
 // reports each step's wall and CPU time per run ("<step>-ms",
 // "<step>-cpu-ms") and the growth of its CPU time per doubling of n since
 // the previous size ("<step>-x2"): a step that is linear shows 2, n log n
@@ -103,7 +103,7 @@ var scaleSteps = []string{"input", "diff", "render-diff", "debate", "render-deba
 func BenchmarkPipelineSteps(b *testing.B) {
 	normal := Draft{Name: "normal.md", Content: samplegen.Spec(1, 50<<10)}
 	for _, shape := range []string{"big-base", "normal-base", "pair"} {
-		sizes := []int{1000, 5000, 20000}
+		sizes := []int{1000, 5000, 10000, 20000}
 		cpu := map[int]map[string]float64{} // per size, the last run's CPU per step
 		for k, n := range sizes {
 			big := Draft{Name: "big.md", Content: samplegen.Sections(1, n)}

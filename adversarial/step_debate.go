@@ -31,6 +31,7 @@ func (x *run) stepDebate(ctx context.Context) error {
 	x.startPreparing(ctx)
 	var points []string
 	if x.in.Interactive {
+		x.releasePreparing() // the host's answer is a wait too
 		p, err := x.r.checkpoints.AfterDiff(ctx, a)
 		if err != nil {
 			x.res.FailureStage = StageDebate
@@ -48,7 +49,7 @@ func (x *run) stepDebate(ctx context.Context) error {
 	for i, d := range x.docs {
 		variants[i] = debate.Variant{Label: label(i), Agent: x.advocateOf(i), Doc: d}
 	}
-	in := debate.Input{Variants: variants, Advocates: advocates, Analysis: a, Depth: x.depth,
+	in := debate.Input{Variants: variants, Advocates: x.gate(advocates), Analysis: a, Depth: x.depth,
 		Threshold: x.threshold, Focus: x.in.Focus, Points: points}
 	result, err := debate.Run(ctx, in, x.debateOptions()...)
 	if err != nil {

@@ -62,7 +62,7 @@ func (x *run) stepPlan(ctx context.Context) error {
 	}
 	x.stageDone()
 	x.finished(StagePlan, fmt.Sprintf("%d changes planned", len(plan.Changes)))
-	return x.emit(ctx, RefactorPlanFile, []byte(plan.Markdown()))
+	return x.emitLater(ctx, RefactorPlanFile, plan.Markdown)
 }
 
 // planDecisions converts the scoring matrix, with the sections each point

@@ -274,6 +274,16 @@ var revisionMarker = regexp.MustCompile(`(?i)\b(revised|revision(\s+\d+)?|rev\.?
 // revision marker, or version numbers ("v2", "v3") order them and one is
 // highest.
 func (x *run) latestRevision() int {
+	// The answer depends on the variants alone, and a plan asks it once
+	// per conflict it settles: found once per run.
+	if x.latest == nil {
+		r := x.findLatestRevision()
+		x.latest = &r
+	}
+	return *x.latest
+}
+
+func (x *run) findLatestRevision() int {
 	best, bestVersion, marked := -1, -1.0, 0
 	for i := range x.docs {
 		m := x.revisionMark(i)

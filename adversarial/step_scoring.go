@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/crucible-go/crucible/adversarial/debate"
 	"github.com/crucible-go/crucible/scoring"
@@ -57,7 +58,7 @@ func (x *run) stepScoring(ctx context.Context) error {
 	x.res.Steps.Scorecard = card
 	x.stageDone()
 	x.finished(StageScoring, "base: Variant "+card.Selection.Base)
-	return x.emit(ctx, BaseSelectionFile, []byte(card.Markdown()))
+	return x.emitLater(ctx, BaseSelectionFile, card.Markdown)
 }
 
 // scoringDebate converts the debate's scoring matrix for step 3.
@@ -127,14 +128,23 @@ func (x *run) scoringInput() scoring.Input {
 type preparing struct {
 	cancel context.CancelFunc
 	done   chan struct{}
+	// begin is closed when the work may start: when the debate hands its
+	// first turn to an advocate, so that the debate's own set-up — the
+	// CPU before its first model call — does not share the cores with it.
+	begin chan struct{}
+	open  sync.Once
 }
+
+// release lets the work start, if it has not yet.
+func (p *preparing) release() { p.open.Do(func() { close(p.begin) }) }
 
 // startPreparing lets a scorer that implements [scoring.Preparer] do the
 // part of step 3 that depends on the variants alone while step 2 waits on
 // advocates (and on a user answering the checkpoint after the diff). The
-// scorecard does not change; only the critical path gets shorter. The
-// goroutine ends when it is done, when the run's context ends, or when
-// stopPreparing is called.
+// work waits until the debate's first turn starts (see gate) or step 3
+// needs it. The scorecard does not change; only the critical path gets
+// shorter. The goroutine ends when it is done, when the run's context
+// ends, or when stopPreparing is called.
 func (x *run) startPreparing(ctx context.Context) {
 	if x.prep != nil || (x.in.Resume != nil && x.in.Resume.Scorecard != nil) {
 		return
@@ -148,19 +158,60 @@ func (x *run) startPreparing(ctx context.Context) {
 		return
 	}
 	pctx, cancel := context.WithCancel(ctx)
-	prep := &preparing{cancel: cancel, done: make(chan struct{})}
+	prep := &preparing{cancel: cancel, done: make(chan struct{}), begin: make(chan struct{})}
 	x.prep = prep
 	in := x.scoringInput()
 	go func() {
 		defer close(prep.done)
+		select {
+		case <-prep.begin:
+		case <-pctx.Done():
+			return
+		}
 		// An error only means Score does the work itself.
 		_ = p.Prepare(pctx, in)
 	}()
 }
 
-// awaitPreparing waits for the work started ahead to finish.
+// releasePreparing lets the work started ahead begin now.
+func (x *run) releasePreparing() {
+	if x.prep != nil {
+		x.prep.release()
+	}
+}
+
+// gate wraps the debate's advocates so that the first turn handed to any
+// of them releases the scoring work started ahead: from then on the
+// debate waits on its advocates (model calls), and the work runs in
+// those waits rather than beside the debate's set-up.
+func (x *run) gate(advocates []debate.Advocate) []debate.Advocate {
+	if x.prep == nil {
+		return advocates
+	}
+	out := make([]debate.Advocate, len(advocates))
+	for i, a := range advocates {
+		out[i] = releasingAdvocate{Advocate: a, release: x.prep.release}
+	}
+	return out
+}
+
+// releasingAdvocate is an advocate that releases the work started ahead
+// when it is first asked to argue.
+type releasingAdvocate struct {
+	debate.Advocate
+	release func()
+}
+
+func (a releasingAdvocate) Argue(ctx context.Context, turn debate.Turn) (debate.Statement, error) {
+	a.release()
+	return a.Advocate.Argue(ctx, turn)
+}
+
+// awaitPreparing waits for the work started ahead to finish, starting it
+// if no advocate did.
 func (x *run) awaitPreparing() {
 	if x.prep != nil {
+		x.prep.release()
 		<-x.prep.done
 	}
 }

@@ -7,9 +7,12 @@ import (
 	"io"
 	"log/slog"
 	"regexp"
+	"runtime"
 	"slices"
 	"strings"
 	"time"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/crucible-go/crucible/internal/words"
 )
@@ -332,9 +335,11 @@ func Analyze(ctx context.Context, docs []*Document, opts ...Option) (*Analysis, 
 		}
 	}
 
+	warmed := warmDocuments(docs)
 	topics := alignSections(docs)
 	var fieldContradictions []Contradiction
 	a.Fields, fieldContradictions = compareFields(docs, topics)
+	warmed()
 	in := NewDetectInput(docs...)
 	in.Topics = exportTopics(docs, topics)
 	in.Fields = a.Fields
@@ -362,6 +367,35 @@ func Analyze(ctx context.Context, docs []*Document, opts ...Option) (*Analysis, 
 	}
 	cfg.logger.DebugContext(ctx, "diff analysis", "variants", len(docs), "points", len(a.Points), "identical", a.Similarity.Identical)
 	return a, nil
+}
+
+// warmDocuments computes, in the background and at most one goroutine
+// per CPU, what each document measures of itself alone and the steps
+// below ask for — its claims, labelled fields and block indicators — so
+// that documents are measured in parallel while the alignment, which
+// compares them, runs. Every value lands in the document's memo, where
+// the steps find it (or wait for it) as they would have computed it: the
+// analysis is the same. The returned function waits for the goroutines.
+func warmDocuments(docs []*Document) (wait func()) {
+	var g errgroup.Group
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i, d := range docs {
+			if d.memo == nil {
+				continue // nowhere to keep the values
+			}
+			g.Go(func() error {
+				ExtractClaims(d, i)
+				docFieldRefs(d)
+				d.BlockIndicators()
+				return nil
+			})
+		}
+		_ = g.Wait() // the measures cannot fail
+	}()
+	return func() { <-done }
 }
 
 // exportTopics turns the alignment into the Topics of the analysis.

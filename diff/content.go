@@ -3,9 +3,12 @@ package diff
 import (
 	"fmt"
 	"regexp"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/crucible-go/crucible/internal/lexicon"
 	"github.com/crucible-go/crucible/internal/words"
@@ -202,13 +205,27 @@ func commits(text string) bool {
 
 func contentPoints(docs []*Document, topics []topic, contradictions []Contradiction) []Point {
 	bySection := indexContradictions(docs, contradictions)
-	var points []Point
-	for _, t := range topics {
+	// Topics are compared independently, in parallel (at most one
+	// goroutine per CPU); the points keep the topics' order.
+	found := make([]*Point, len(topics))
+	var g errgroup.Group
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	for i, t := range topics {
 		if t.covered() < 2 || !t.compared(docs) {
 			continue
 		}
-		if p, ok := compareTopic(docs, t, contradictions, bySection); ok {
-			points = append(points, p)
+		g.Go(func() error {
+			if p, ok := compareTopic(docs, t, contradictions, bySection); ok {
+				found[i] = &p
+			}
+			return nil
+		})
+	}
+	_ = g.Wait() // comparisons cannot fail
+	var points []Point
+	for _, p := range found {
+		if p != nil {
+			points = append(points, *p)
 		}
 	}
 	return points

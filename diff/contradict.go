@@ -143,19 +143,39 @@ var _ ContradictionDetector = RuleDetector{}
 // cross-variant contradictions first, then intra-variant ones; within each,
 // by kind and then by the position of the first claim.
 func (RuleDetector) Detect(ctx context.Context, in DetectInput) ([]Contradiction, error) {
+	rules := []func(DetectInput) []Contradiction{
+		detectNumeric, detectOpposing, detectChoices, detectRequirementConstraint, detectCycles, detectPlacement, detectTableBounds, detectTallies, detectLineContent,
+		detectLocationCorrections, detectTotalDurations, detectStatedCounts, detectCitationVerdicts, detectDefaults,
+		detectMinimalPairs, // last: see below
+	}
+	// The rules only read the input: they run in parallel, at most one
+	// per CPU, and their findings are joined in the rules' order.
+	found := make([][]Contradiction, len(rules))
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	for i, detect := range rules {
+		g.Go(func() error {
+			if err := gctx.Err(); err != nil {
+				return err
+			}
+			found[i] = detect(in)
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	var all []Contradiction
-	for _, detect := range []func(DetectInput) []Contradiction{
-		detectNumeric, detectOpposing, detectChoices, detectRequirementConstraint, detectCycles, detectPlacement, detectTableBounds, detectTallies, detectLineContent, detectLocationCorrections, detectTotalDurations, detectStatedCounts, detectCitationVerdicts, detectDefaults,
-	} {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		all = append(all, detect(in)...)
+	for _, cs := range found[:len(found)-1] {
+		all = append(all, cs...)
 	}
 	// Minimal pairs are the catch-all for choices the other rules cannot
 	// name; a pair another rule already reports adds nothing.
 	covered := newCoverage(all)
-	for _, c := range detectMinimalPairs(in) {
+	for _, c := range found[len(found)-1] {
 		if !covered.by(c) {
 			all = append(all, c)
 		}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/crucible-go/crucible/internal/words"
 )
 
 // The model detector's view of a variant: every block of body text as a
@@ -185,7 +187,7 @@ func listDepth(d *Document, b Block) int {
 	return min(n/2, 6)
 }
 
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+func oneLine(s string) string { return words.OneLine(s) }
 
 // render writes the statement as the prompt shows it.
 func (s detStatement) render(b *strings.Builder) {

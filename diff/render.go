@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/crucible-go/crucible/internal/words"
 )
 
 // Markdown renders diff-analysis.md as ARTIFACTS.md lays it out: metadata,
@@ -136,7 +138,7 @@ func (a *Analysis) alignmentTable(b *strings.Builder) {
 
 // cell makes text safe inside a Markdown table cell.
 func cell(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
+	s = words.OneLine(s)
 	return strings.ReplaceAll(s, "|", `\|`)
 }
 

@@ -2,12 +2,14 @@ package merge
 
 import (
 	"strings"
+
+	"github.com/crucible-go/crucible/internal/words"
 )
 
 // mdInline makes untrusted text safe for one line of Markdown prose: one
 // line, no raw HTML.
 func mdInline(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
+	s = words.OneLine(s)
 	return strings.ReplaceAll(s, "<", "&lt;")
 }
 
@@ -36,7 +38,7 @@ func longestRun(s string, c byte) int {
 
 // mdCode renders s as an inline code span, whatever backticks it holds.
 func mdCode(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
+	s = words.OneLine(s)
 	fence := strings.Repeat("`", longestRun(s, '`')+1)
 	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
 		return fence + " " + s + " " + fence

@@ -19,7 +19,16 @@ type evidenceIndex struct {
 	plain  string // the canonical plain text of headings and blocks
 }
 
+// evidenceIndexKey memoises a document's evidence index.
+type evidenceIndexKey struct{}
+
+// newEvidenceIndex returns the document's evidence index, built once per
+// document (Prepare builds it ahead); the index is never changed.
 func newEvidenceIndex(d *diff.Document) *evidenceIndex {
+	return d.Memo(evidenceIndexKey{}, func() any { return buildEvidenceIndex(d) }).(*evidenceIndex)
+}
+
+func buildEvidenceIndex(d *diff.Document) *evidenceIndex {
 	var b strings.Builder
 	walkText(d, func(si, bi int) {
 		if si >= 0 {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/crucible-go/crucible/internal/words"
 )
 
 // Markdown renders base-selection.md as ARTIFACTS.md lays it out:
@@ -302,7 +304,7 @@ func location(st Strength) string {
 	return ""
 }
 
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+func oneLine(s string) string { return words.OneLine(s) }
 
 func tableHead(b *strings.Builder, cells ...string) {
 	tableRow(b, cells...)

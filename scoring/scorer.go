@@ -112,9 +112,10 @@ func (s *HybridScorer) Quantitative(ctx context.Context, in Input) ([]QuantScore
 
 var _ Preparer = (*HybridScorer)(nil)
 
-// Prepare implements [Preparer]: it computes the quantitative layer and,
-// with the rule judge, every rubric test of every variant, leaving the
-// results in the documents' memos for Score. In.Debate is not read. A
+// Prepare implements [Preparer]: it computes the quantitative layer, the
+// index the verdicts' evidence is checked against and, with the rule
+// judge, every rubric test of every variant, leaving the results in the
+// documents' memos for Score. In.Debate is not read. A
 // model judge is not called ahead: its verdicts are not memoised and its
 // calls are counted.
 func (s *HybridScorer) Prepare(ctx context.Context, in Input) error {
@@ -125,6 +126,9 @@ func (s *HybridScorer) Prepare(ctx context.Context, in Input) error {
 	ref := buildReference(in.Source, vs, in.Analysis)
 	if _, err := quantify(ctx, vs, ref, in.Analysis, s.detectors, s.limit); err != nil {
 		return err
+	}
+	for _, v := range vs {
+		newEvidenceIndex(v.Doc) // what the verdicts' evidence is checked against
 	}
 	if _, ok := s.judge.(RuleJudge); !ok {
 		return nil

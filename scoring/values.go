@@ -101,16 +101,23 @@ func enumeratedValues(d *diff.Document) map[string]bool {
 			continue
 		}
 		src := d.Text(b.Span)
-		for _, m := range reCodeSpan.FindAllString(src, -1) {
-			addAll(m)
+		if strings.IndexByte(src, '`') >= 0 {
+			for _, m := range reCodeSpan.FindAllString(src, -1) {
+				addAll(m)
+			}
 		}
 		src = maskCode(src)
-		for _, loc := range reValueChain.FindAllStringIndex(src, -1) {
-			m := src[loc[0]:loc[1]]
-			if reChainJoin.MatchString(m) || reNamedAfter.MatchString(src[loc[1]:]) {
-				addAll(m)
-			} else {
-				lists = append(lists, m)
+		// A chain, an identifier and a quoted value all hold a capitalised
+		// word of two characters or more; most prose has none to look for.
+		caps := capsWords(src)
+		if caps >= 2 { // a chain joins two
+			for _, loc := range reValueChain.FindAllStringIndex(src, -1) {
+				m := src[loc[0]:loc[1]]
+				if reChainJoin.MatchString(m) || reNamedAfter.MatchString(src[loc[1]:]) {
+					addAll(m)
+				} else {
+					lists = append(lists, m)
+				}
 			}
 		}
 		for _, m := range valueLabelMatches(src) {
@@ -118,11 +125,15 @@ func enumeratedValues(d *diff.Document) map[string]bool {
 				vals[v] = true
 			}
 		}
-		for _, m := range reIdentifier.FindAllString(src, -1) {
-			addAll(m)
+		if caps > 0 && mayHoldIdentifier(src) {
+			for _, m := range reIdentifier.FindAllString(src, -1) {
+				addAll(m)
+			}
 		}
-		for _, m := range reQuotedCaps.FindAllStringSubmatch(src, -1) {
-			addAll(m[1])
+		if caps > 0 && strings.ContainsAny(src, "\"“") {
+			for _, m := range reQuotedCaps.FindAllStringSubmatch(src, -1) {
+				addAll(m[1])
+			}
 		}
 		if b.Kind != diff.TableRow {
 			continue
@@ -204,6 +215,45 @@ func leadingValues(s string) []string {
 
 // maskCode blanks the inline code spans of a line, byte for byte, so that
 // offsets into the result are offsets into the line.
+// capsWords counts, up to two, the words of s that open with a capital
+// letter followed by a capital, a digit or an underscore: where a
+// reCapsWord match can start.
+func capsWords(s string) int {
+	n := 0
+	for i := 0; i+1 < len(s) && n < 2; i++ {
+		if c := s[i]; c >= 'A' && c <= 'Z' && (i == 0 || !isWordByte(s[i-1])) {
+			if next := s[i+1]; next >= 'A' && next <= 'Z' || next >= '0' && next <= '9' || next == '_' {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// mayHoldIdentifier reports whether s has where a reIdentifier match
+// can be: "=" after a capital, digit or underscore, or "." before a
+// capital and a capital, digit or underscore.
+func mayHoldIdentifier(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '=':
+			if i > 0 && (s[i-1] >= 'A' && s[i-1] <= 'Z' || s[i-1] >= '0' && s[i-1] <= '9' || s[i-1] == '_') {
+				return true
+			}
+		case '.':
+			if i+2 < len(s) && s[i+1] >= 'A' && s[i+1] <= 'Z' &&
+				(s[i+2] >= 'A' && s[i+2] <= 'Z' || s[i+2] >= '0' && s[i+2] <= '9' || s[i+2] == '_') {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func isWordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
+}
+
 func maskCode(s string) string {
 	if strings.IndexByte(s, '`') < 0 {
 		return s

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/crucible-go/crucible/internal/words"
 	"github.com/crucible-go/crucible/provider"
 )
 
@@ -318,7 +319,7 @@ func field(b *strings.Builder, name, value string) {
 
 // oneLine collapses runs of white space, line breaks included, to single
 // spaces: field values are one line in the format.
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+func oneLine(s string) string { return words.OneLine(s) }
 
 // cell makes s safe inside a table cell.
 func cell(s string) string { return strings.ReplaceAll(oneLine(s), "|", `\|`) }

@@ -2,6 +2,7 @@ package debate
 
 import (
 	"slices"
+	"sort"
 	"strings"
 
 	"github.com/crucible-go/crucible/diff"
@@ -37,12 +38,15 @@ import (
 // contestedPoints returns the ids of the contested points among points,
 // in their order, judged on the debated variants only (a variant left out
 // of an elimination round takes no position in it).
-func contestedPoints(in Input, points []diff.Point) []string {
+//
+// A variant's view depends on the variant alone: m, the run's memo, keeps
+// it for the other debates of an orchestrated run (nil computes it).
+func contestedPoints(in Input, points []diff.Point, m *memo) []string {
 	a := in.Analysis
 	views := make([]*docView, len(a.Variants)) // by analysis index; nil when not debated
 	for _, v := range in.Variants {
 		if i := variantIndex(a, v.Label); i >= 0 {
-			views[i] = newDocView(v.Doc, i)
+			views[i] = docViewOf(m, v, i)
 		}
 	}
 	var conflicts []diff.Point
@@ -70,53 +74,131 @@ func contestedPoints(in Input, points []diff.Point) []string {
 // placeIndex lists, by variant and section, the field disagreements with
 // a value there and the conflicts with a statement there, so that a
 // content point looks only at those under its own sections instead of
-// every one of the analysis.
+// every one of the analysis. A section and its subsections are a run of
+// consecutive section indexes, so each variant's lists are kept in
+// section order: the entries under a section are one slice.
 type placeIndex struct {
-	fields    map[[2]int][]int // (variant, section) → indexes in a.Fields
-	conflicts map[[2]int][]int // (variant, section) → indexes in conflicts
+	fields    []sectionLists // by variant; empty when not debated
+	conflicts []sectionLists
+	// at holds, for each conflict, the section of each of its statements
+	// in a debated variant (-1 elsewhere), in evidence order.
+	at [][]int
+}
+
+// sectionLists holds indexes grouped by section, in section order:
+// those of section s are items[start[s]:start[s+1]].
+type sectionLists struct {
+	start []int
+	items []int
+}
+
+// under returns the entries of sections top to end-1.
+func (l sectionLists) under(top, end int) []int {
+	if len(l.start) == 0 {
+		return nil
+	}
+	return l.items[l.start[top]:l.start[end]]
+}
+
+// newSectionLists groups (section, index) pairs, given in index order,
+// by section; an index is listed once per section.
+func newSectionLists(sections int, pairs [][2]int) sectionLists {
+	l := sectionLists{start: make([]int, sections+2)}
+	last := make(map[[2]int]bool, len(pairs))
+	kept := pairs[:0:0]
+	for _, p := range pairs {
+		if p[0] < 0 || p[0] >= sections || last[p] {
+			continue
+		}
+		last[p] = true
+		kept = append(kept, p)
+		l.start[p[0]+2]++
+	}
+	for s := 2; s < len(l.start); s++ {
+		l.start[s] += l.start[s-1]
+	}
+	l.items = make([]int, len(kept))
+	for _, p := range kept { // stable: indexes stay in order within a section
+		l.items[l.start[p[0]+1]] = p[1]
+		l.start[p[0]+1]++
+	}
+	return l
 }
 
 func newPlaceIndex(a *diff.Analysis, views []*docView, conflicts []diff.Point) placeIndex {
-	idx := placeIndex{fields: map[[2]int][]int{}, conflicts: map[[2]int][]int{}}
-	add := func(m map[[2]int][]int, v, s, i int) {
-		k := [2]int{v, s}
-		if l := m[k]; len(l) == 0 || l[len(l)-1] != i {
-			m[k] = append(l, i)
-		}
-	}
+	idx := placeIndex{fields: make([]sectionLists, len(views)), conflicts: make([]sectionLists, len(views)),
+		at: make([][]int, len(conflicts))}
+	fields := make([][][2]int, len(views))
 	for fi, f := range a.Fields {
 		for _, fv := range f.Values {
-			add(idx.fields, fv.Variant, fv.Section, fi)
+			if fv.Variant >= 0 && fv.Variant < len(views) && views[fv.Variant] != nil {
+				fields[fv.Variant] = append(fields[fv.Variant], [2]int{fv.Section, fi})
+			}
 		}
 	}
+	stmts := make([][][2]int, len(views))
 	for xi, x := range conflicts {
-		for _, e := range x.Evidence {
+		idx.at[xi] = make([]int, len(x.Evidence))
+		for k, e := range x.Evidence {
+			idx.at[xi][k] = -1
 			if e.Variant >= 0 && e.Variant < len(views) && views[e.Variant] != nil {
-				add(idx.conflicts, e.Variant, sectionOfLine(views[e.Variant].doc, e.Line), xi)
+				s := sectionOfLine(views[e.Variant].doc, e.Line)
+				idx.at[xi][k] = s
+				stmts[e.Variant] = append(stmts[e.Variant], [2]int{s, xi})
 			}
+		}
+	}
+	for v, dv := range views {
+		if dv != nil {
+			idx.fields[v] = newSectionLists(len(dv.doc.Sections), fields[v])
+			idx.conflicts[v] = newSectionLists(len(dv.doc.Sections), stmts[v])
 		}
 	}
 	return idx
 }
 
-// near returns, in index order, the field disagreements and conflicts
-// with a value or a statement in a section p compares or below it: the
-// only ones that can make p opposed.
+// near returns the field disagreements and conflicts with a value or a
+// statement in a section p compares or below it: the only ones that can
+// make p opposed. Each needs values or statements in two variants' compared
+// sections, so it is listed under at least one variant other than the
+// one with the longest lists: those are left out, so that a point that
+// compares a whole document in one variant with one section in another
+// looks at the few under that section, not at every one in the document.
+// The lists are sorted and without repeats.
 func (idx placeIndex) near(views []*docView, p diff.Point) (fields, conflicts []int) {
+	type span struct{ v, top, end int }
+	var spans []span
 	for v := range p.Positions {
 		top := p.Positions[v].Section
 		if v >= len(views) || views[v] == nil || top < 0 || top >= len(views[v].doc.Sections) {
 			continue
 		}
-		secs := views[v].doc.Sections
-		for s := top; s < len(secs) && (s == top || secs[s].Span.Start < secs[top].Span.End); s++ {
-			fields = append(fields, idx.fields[[2]int{v, s}]...)
-			conflicts = append(conflicts, idx.conflicts[[2]int{v, s}]...)
-		}
+		spans = append(spans, span{v, top, subtreeEnd(views[v].doc, top)})
 	}
-	slices.Sort(fields)
-	slices.Sort(conflicts)
-	return slices.Compact(fields), slices.Compact(conflicts)
+	gather := func(lists []sectionLists) []int {
+		largest, most := -1, -1
+		for k, sp := range spans {
+			if n := len(lists[sp.v].under(sp.top, sp.end)); n > most {
+				largest, most = k, n
+			}
+		}
+		var out []int
+		for k, sp := range spans {
+			if k != largest {
+				out = append(out, lists[sp.v].under(sp.top, sp.end)...)
+			}
+		}
+		slices.Sort(out)
+		return slices.Compact(out)
+	}
+	return gather(idx.fields), gather(idx.conflicts)
+}
+
+// subtreeEnd returns the index after the last subsection of section top.
+func subtreeEnd(d *diff.Document, top int) int {
+	secs := d.Sections
+	end := secs[top].Span.End
+	return top + 1 + sort.Search(len(secs)-top-1, func(k int) bool { return secs[top+1+k].Span.Start >= end })
 }
 
 // docView is what the rule reads of one debated variant, gathered once:
@@ -126,6 +208,13 @@ type docView struct {
 	doc     *diff.Document
 	fields  map[int][]diff.Field
 	commits map[int]bool // a prescription, a technology or a measured value of the section's own
+}
+
+// docViewOf returns variant v's view (at index i of the analysis), kept
+// in m.
+func docViewOf(m *memo, v Variant, i int) *docView {
+	dv, _ := memoGet(m, "doc-view\x00"+v.Label, func() (*docView, error) { return newDocView(v.Doc, i), nil })
+	return dv
 }
 
 func newDocView(d *diff.Document, v int) *docView {
@@ -174,8 +263,8 @@ func opposed(a *diff.Analysis, views []*docView, p diff.Point, conflicts []diff.
 	for _, xi := range conflictsNear {
 		x := conflicts[xi]
 		seen := map[int]bool{}
-		for _, e := range x.Evidence {
-			if dv, _, ok := view(e.Variant); ok && inSection(e.Variant, sectionOfLine(dv.doc, e.Line)) {
+		for k, e := range x.Evidence {
+			if _, _, ok := view(e.Variant); ok && inSection(e.Variant, idx.at[xi][k]) {
 				seen[e.Variant] = true
 			}
 		}

@@ -58,7 +58,7 @@ func TestContestedContentPoints(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			in := contestInput(t, tt.a, tt.b, tt.conflictAt)
-			got := contestedPoints(in, in.Analysis.Points)
+			got := contestedPoints(in, in.Analysis.Points, nil)
 			assert.Equal(t, tt.contested, contains(got, "C-001"), "contested: %v", got)
 			assert.Contains(t, got, "S-001", "a structural point is contested")
 			assert.NotContains(t, got, "U-001", "a unique contribution is not")
@@ -110,9 +110,9 @@ func contains(ids []string, id string) bool {
 func TestContestedAmongDebatedVariantsOnly(t *testing.T) {
 	in := contestInput(t, "## Token store\n\nTokens must be kept in Redis with a 15 minute expiry.\n",
 		"## Token store\n\nTokens should live in signed cookies so the service stays stateless.\n", 0)
-	require.Contains(t, contestedPoints(in, in.Analysis.Points), "C-001")
+	require.Contains(t, contestedPoints(in, in.Analysis.Points, nil), "C-001")
 	in.Variants = in.Variants[:1]
-	assert.NotContains(t, contestedPoints(in, in.Analysis.Points), "C-001")
+	assert.NotContains(t, contestedPoints(in, in.Analysis.Points, nil), "C-001")
 }
 
 // A Result from before ContestedPoints existed counts every point but the

@@ -45,6 +45,13 @@ type config struct {
 	limit      int
 	logger     *slog.Logger
 	depthLimit func() Depth
+	// shared is the memo of an orchestrated run, the parent of each of
+	// its debates' memos; nil for a single debate.
+	shared *memo
+	// validateOnly makes newDebate check the input and select the points
+	// without judging which are contested: the orchestrator's check of
+	// the whole input, whose debates judge their own.
+	validateOnly bool
 }
 
 // WithConcurrency bounds how many advocates speak at once in round 1.
@@ -104,10 +111,14 @@ func Run(ctx context.Context, in Input, opts ...Option) (*Result, error) {
 		o(&cfg)
 	}
 	if len(in.Variants) >= OrchestratorThreshold {
-		if _, err := newDebate(in, cfg); err != nil {
+		check := cfg
+		check.validateOnly = true
+		d, err := newDebate(in, check)
+		if err != nil {
 			return nil, err
 		}
-		return orchestrate(ctx, in, cfg)
+		cfg.shared = &memo{}
+		return orchestrate(ctx, in, cfg, d.points)
 	}
 	return debateOnce(ctx, in, cfg)
 }
@@ -155,7 +166,7 @@ func newDebate(in Input, cfg config) (*debate, error) {
 		return nil, invalid("%d advocates for %d variants; want one per variant", len(in.Advocates), len(in.Variants))
 	}
 	res := &Result{Focus: in.Focus}
-	d := &debate{in: in, cfg: cfg, res: res, memo: &memo{}}
+	d := &debate{in: in, cfg: cfg, res: res, memo: &memo{parent: cfg.shared}}
 	last := -1
 	for i, v := range in.Variants {
 		idx := variantIndex(in.Analysis, v.Label)
@@ -210,7 +221,9 @@ func newDebate(in Input, cfg config) (*debate, error) {
 	if res.Points == nil {
 		res.Points = []string{}
 	}
-	res.ContestedPoints = contestedPoints(in, d.points)
+	if !cfg.validateOnly {
+		res.ContestedPoints = contestedPoints(in, d.points, d.memo.root())
+	}
 	return d, nil
 }
 
@@ -274,6 +287,9 @@ func (d *debate) parallelRound(ctx context.Context) error {
 			outs[i] = d.attempt(gctx, i, turn)
 			return outs[i].fatal
 		})
+	}
+	if d.cfg.shared == nil { // an orchestrated run measures all its variants at once
+		defer warmMeasures(gctx, d.memo, d.in, d.points)()
 	}
 	err := g.Wait()
 	round := Round{Number: 1}
@@ -557,6 +573,31 @@ func (d *debate) finish() {
 		}
 		res.Wins = append(res.Wins, w)
 	}
+}
+
+// warmMeasures measures the variants of in (see measureVariant, and
+// docViewOf for the contested points) in the background, into m, while
+// the advocates' first turns are in flight:
+// the turns of heuristic advocates — and of any advocate that falls back
+// on one — then find the measures ready instead of computing them after
+// their model call. A measure an advocate asks for first is computed
+// once, by whichever gets there first. The returned function waits for
+// the goroutine, which stops early when ctx ends.
+func warmMeasures(ctx context.Context, m *memo, in Input, points []diff.Point) (wait func()) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for _, v := range in.Variants {
+			if ctx.Err() != nil || v.Doc == nil {
+				return
+			}
+			measureVariant(m.root(), in.Analysis, points, v)
+			if i := variantIndex(in.Analysis, v.Label); i >= 0 {
+				docViewOf(m.root(), v, i) // what the final's contested points read
+			}
+		}
+	}()
+	return func() { <-done }
 }
 
 func boolInt(b bool) int {

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/crucible-go/crucible/diff"
+	"github.com/crucible-go/crucible/internal/words"
 )
 
 // decide builds the scoring matrix: one decision per point of the
@@ -275,4 +276,4 @@ scan:
 }
 
 // oneLine collapses whitespace, line breaks included, to single spaces.
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+func oneLine(s string) string { return words.OneLine(s) }

@@ -7,9 +7,23 @@ import "sync"
 // prompt context, the rendering of earlier statements. The engine makes
 // one per debate and hands it to every turn; advocates called outside the
 // engine get none and compute as they go.
+//
+// A debate that is part of an orchestrated run has a parent: the run's
+// memo, which holds what does not depend on which variants debate (each
+// variant's own measures), so that the elimination rounds and the final
+// measure a variant once between them.
 type memo struct {
 	mu      sync.Mutex
 	entries map[string]*memoEntry
+	parent  *memo
+}
+
+// root returns the memo of the whole run: the top-most parent.
+func (m *memo) root() *memo {
+	for m != nil && m.parent != nil {
+		m = m.parent
+	}
+	return m
 }
 
 type memoEntry struct {

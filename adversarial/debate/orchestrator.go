@@ -10,6 +10,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/crucible-go/crucible/diff"
 	"github.com/crucible-go/crucible/internal/words"
 )
 
@@ -32,7 +33,7 @@ const OrchestratorThreshold = 5
 // remaining runners-up join the final; only when fewer than two advocates
 // remain in all does the debate abort. Which groups fail never decides
 // whether the run goes on: only how many advocates remain does.
-func orchestrate(ctx context.Context, in Input, cfg config) (*Result, error) {
+func orchestrate(ctx context.Context, in Input, cfg config, points []diff.Point) (*Result, error) {
 	groups := groupVariants(in.Variants)
 	// The groups' elimination rounds are independent: they run at once.
 	results := make([]*Result, len(groups))
@@ -56,7 +57,13 @@ func orchestrate(ctx context.Context, in Input, cfg config) (*Result, error) {
 			return nil
 		})
 	}
-	if err := g.Wait(); err != nil {
+	// While the elimination rounds' first turns are in flight, every
+	// variant is measured once for the heuristic: the groups and the final
+	// share the measures.
+	warmed := warmMeasures(gctx, cfg.shared, in, points)
+	err := g.Wait()
+	warmed()
+	if err != nil {
 		return nil, err
 	}
 	var log []string

@@ -147,20 +147,19 @@ func assess(turn Turn) assessment {
 	a := assessment{labels: turn.Labels()}
 	vars := turn.Variants()
 	covered := coveredTopics(turn.Analysis, vars)
-	facts := make([]*docFacts, len(vars))
+	own := make([]*variantMeasures, len(vars))
 	for i, v := range vars {
-		facts[i] = measureDoc(turn.Analysis, variantIndex(turn.Analysis, v.Label), v.Doc)
+		own[i] = measureVariant(turn.memo.root(), turn.Analysis, turn.Points, v)
 	}
-	for _, p := range turn.Points {
+	for k, p := range turn.Points {
 		pm := pointMarks{point: p, marks: make(map[string]mark, len(vars))}
 		for i, v := range vars {
-			idx := variantIndex(turn.Analysis, v.Label)
-			m := markPoint(p, idx, v.Doc, facts[i], covered)
-			if idx < len(p.Positions) {
-				t := p.Positions[idx].Text
-				m.involved = t != "" && t != "—"
+			m := own[i].marks[k]
+			if p.Category == diff.CategoryStructural {
+				// The one measure that depends on the other variants
+				// debating: the share of their topics this one covers.
+				m = finishMark(p, own[i].idx, structureMark(p, own[i].idx, v.Doc, own[i].facts, covered))
 			}
-			m.score = math.Round(clamp01(m.score)*100) / 100
 			pm.marks[v.Label] = m
 		}
 		for _, l := range a.labels {
@@ -171,6 +170,44 @@ func assess(turn Turn) assessment {
 		a.points = append(a.points, pm)
 	}
 	return a
+}
+
+// variantMeasures are one variant's measures that do not depend on which
+// other variants it debates: its document facts and its mark on every
+// point but the structural ones.
+type variantMeasures struct {
+	idx   int
+	facts *docFacts
+	marks []mark // by the point's place in the debate's points
+}
+
+// measureVariant measures a variant on the points once per run: the
+// elimination rounds and the final of an orchestrated run share it
+// (m is the run's memo), and warmMeasures computes it while the
+// advocates' first turns are in flight.
+func measureVariant(m *memo, a *diff.Analysis, points []diff.Point, v Variant) *variantMeasures {
+	vm, _ := memoGet(m, "variant-measures\x00"+v.Label, func() (*variantMeasures, error) {
+		idx := variantIndex(a, v.Label)
+		out := &variantMeasures{idx: idx, facts: measureDoc(a, idx, v.Doc), marks: make([]mark, len(points))}
+		for k, p := range points {
+			if p.Category != diff.CategoryStructural {
+				out.marks[k] = finishMark(p, idx, markPoint(p, idx, v.Doc, out.facts, nil))
+			}
+		}
+		return out, nil
+	})
+	return vm
+}
+
+// finishMark sets whether the variant takes a position on the point and
+// rounds the score.
+func finishMark(p diff.Point, idx int, m mark) mark {
+	if idx < len(p.Positions) {
+		t := p.Positions[idx].Text
+		m.involved = t != "" && t != "—"
+	}
+	m.score = math.Round(clamp01(m.score)*100) / 100
+	return m
 }
 
 // coveredTopics returns the compared topics of the analysis that at least
@@ -491,6 +528,10 @@ func sentences(s string) int {
 
 func clamp01(f float64) float64 { return math.Min(1, math.Max(0, f)) }
 
+// emphasis drops Markdown's emphasis and code marks (a Replacer is safe
+// for concurrent use).
+var emphasis = strings.NewReplacer("*", "", "_", " ", "`", "")
+
 // ownNumber matches a heading that writes its own outline number ("1.6
 // Summary", "3. Risks").
 var ownNumber = regexp.MustCompile(`^\d+(\.\d+)*\.?\s`)
@@ -503,7 +544,7 @@ var labelOnly = regexp.MustCompile(`^[^:]{1,40}:\s*(.*)$`)
 // can quote as evidence — a claim, a number, a decision in at least four
 // words — rather than only labelling a value.
 func isStatement(text string) bool {
-	plain := strings.TrimSpace(strings.NewReplacer("*", "", "_", " ", "`", "").Replace(text))
+	plain := strings.TrimSpace(emphasis.Replace(text))
 	if strings.HasPrefix(plain, "#") {
 		return false // a heading names a topic; it states nothing
 	}

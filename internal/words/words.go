@@ -206,3 +206,73 @@ func Overlap(a, b string) float64 {
 	}
 	return NewSet(a).Dice(NewSet(b))
 }
+
+// OneLine collapses every run of white space (as [unicode.IsSpace] has
+// it) to one space and trims both ends: strings.Join(strings.Fields(s),
+// " "). Renderers put every cell and quotation through it, mostly text
+// that is one line already; that text is returned as it is, without the
+// word slice and the copy.
+func OneLine(s string) string {
+	if isOneLine(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	start := -1 // start of the current field, or -1 between fields
+	for i, r := range s {
+		if isSpace(r) {
+			if start >= 0 {
+				if b.Len() > 0 {
+					b.WriteByte(' ')
+				}
+				b.WriteString(s[start:i])
+				start = -1
+			}
+		} else if start < 0 {
+			start = i
+		}
+	}
+	if start >= 0 {
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(s[start:])
+	}
+	return b.String()
+}
+
+// isOneLine reports whether OneLine leaves s as it is: no white space
+// but single spaces between words.
+func isOneLine(s string) bool {
+	prevSpace := true // at the start, a space would be leading
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == ' ':
+			if prevSpace {
+				return false
+			}
+			prevSpace = true
+		case c < utf8.RuneSelf:
+			if c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r' {
+				return false
+			}
+			prevSpace = false
+		default:
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if unicode.IsSpace(r) {
+				return false
+			}
+			prevSpace = false
+			i += size - 1
+		}
+	}
+	return !prevSpace || s == ""
+}
+
+func isSpace(r rune) bool {
+	if r < utf8.RuneSelf {
+		return r == ' ' || r == '\t' || r == '\n' || r == '\v' || r == '\f' || r == '\r'
+	}
+	return unicode.IsSpace(r)
+}

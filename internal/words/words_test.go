@@ -1,6 +1,7 @@
 package words
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -91,6 +92,24 @@ func FuzzOverlap(f *testing.F) {
 		}
 		if Count(a) != len(Tokens(a)) {
 			t.Fatalf("Count and Tokens disagree on %q", a)
+		}
+	})
+}
+
+func TestOneLine(t *testing.T) {
+	for _, s := range []string{"", " ", "a", "a b", " a", "a ", "a  b", "a\tb", "a\nb\n", "  x \r\n y  ", "é b", "a\u00a0b", "a\u2003 b",
+		"\u0085a", "a\xffb", "\xff \xfe", "one line already, with punctuation."} {
+		assert.Equal(t, strings.Join(strings.Fields(s), " "), OneLine(s), "%q", s)
+	}
+}
+
+func FuzzOneLine(f *testing.F) {
+	for _, s := range []string{"a  b", " x\t", "é\u00a0b", "\xff \n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := OneLine(s), strings.Join(strings.Fields(s), " "); got != want {
+			t.Fatalf("OneLine(%q) = %q, want %q", s, got, want)
 		}
 	})
 }
