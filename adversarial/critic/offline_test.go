@@ -266,7 +266,7 @@ func TestBrokenAnchorsUseGitHubAnchors(t *testing.T) {
 [a](#faq-1) [b](#design--overview) [c](#own) [d](#html-target)
 [e](#faq-2)
 [f](#design-—-overview)
-`+"`[g](#nowhere)`"+` [h](other.md#nowhere)
+` + "`[g](#nowhere)`" + ` [h](other.md#nowhere)
 [i][ref]
 
 [ref]: #missing
