@@ -82,6 +82,7 @@ type verifier struct {
 	byID      map[string]*detStatement
 	revisions []int
 	log       *slog.Logger
+	ctx       context.Context // of the Detect call, for the log only
 
 	contradictions []verified
 	differences    []verified
@@ -130,7 +131,7 @@ func (v *verifier) add(f detFinding) {
 		stmts = append(stmts, s)
 	}
 	if len(claims) < 2 || subject == "" {
-		v.log.Debug("model finding rejected: it cites fewer than two known statements or names no subject", "subject", subject, "sides", len(sides))
+		v.log.DebugContext(v.ctx, "model finding rejected: it cites fewer than two known statements or names no subject", "subject", subject, "sides", len(sides))
 		return
 	}
 	kind, known := detKinds[strings.ToLower(strings.TrimSpace(f.Kind))]
@@ -284,7 +285,7 @@ func (v *verifier) keep(f verified) {
 	}
 	shape := shapeOf(f.c)
 	if i, ok := restatementOf(v.shapes, shape); ok {
-		v.log.Debug("model finding merged into an earlier one it restates", "subject", f.c.Subject, "into", v.contradictions[i].c.Subject)
+		v.log.DebugContext(v.ctx, "model finding merged into an earlier one it restates", "subject", f.c.Subject, "into", v.contradictions[i].c.Subject)
 		return
 	}
 	if f.why == "" {

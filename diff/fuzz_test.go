@@ -107,7 +107,7 @@ func FuzzDetectorStatements(f *testing.F) {
 			var b strings.Builder
 			s.render(&b)
 		}
-		v := verifier{docs: []*Document{d}, byID: byID, log: slog.New(slog.DiscardHandler)}
+		v := verifier{docs: []*Document{d}, byID: byID, log: slog.New(slog.DiscardHandler), ctx: context.Background()}
 		for i := 0; i+1 < len(stmts); i++ {
 			v.add(detFinding{Subject: "x", Kind: "numeric", Sides: []detSide{{ID: stmts[i].id, Line: llmjson.Int(stmts[i].line + 1)}, {ID: stmts[i+1].id}}})
 		}

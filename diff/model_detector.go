@@ -225,7 +225,7 @@ func (m *ModelDetector) DetectAll(ctx context.Context, in DetectInput) (Findings
 			return Findings{}, fmt.Errorf("diff: model contradiction detector: request %d of %d: %w", i+1, len(plan.Requests), err)
 		}
 	}
-	v := verifier{docs: in.Documents, byID: plan.byID, revisions: plan.revisions, log: m.logger}
+	v := verifier{docs: in.Documents, byID: plan.byID, revisions: plan.revisions, log: m.logger, ctx: ctx}
 	for _, r := range replies {
 		for _, f := range *r.Contradictions {
 			v.add(f)

@@ -1,6 +1,7 @@
 package debate
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -113,24 +114,24 @@ func oscillating(prev, cur Round) []string {
 // logSkips records the rounds that did not run after the debate stopped
 // following round r, as "Round 2 skipped: depth=quick", "Round 3 skipped:
 // convergence N% ≥ T%" and the like.
-func (d *debate) logSkips(r int) {
+func (d *debate) logSkips(ctx context.Context, r int) {
 	stop := d.res.Stop
 	conv := percent(d.res.Rounds[r-1].Convergence)
 	if r < 2 {
 		if d.depth == DepthQuick {
-			d.log("Round 2 skipped: depth=quick")
+			d.log(ctx, "Round 2 skipped: depth=quick")
 		} else {
-			d.log("Round 2 skipped: " + stop.Log)
+			d.log(ctx, "Round 2 skipped: "+stop.Log)
 		}
 	}
 	if r < 3 {
 		switch {
 		case d.depth != DepthDeep:
-			d.log("Round 3 skipped: depth=" + string(d.depth))
+			d.log(ctx, "Round 3 skipped: depth="+string(d.depth))
 		case r == 2 && d.res.Rounds[r-1].Convergence >= d.res.Threshold:
-			d.log(fmt.Sprintf("Round 3 skipped: convergence %s ≥ %s", conv, thresholdPercent(d.res.Threshold)))
+			d.log(ctx, fmt.Sprintf("Round 3 skipped: convergence %s ≥ %s", conv, thresholdPercent(d.res.Threshold)))
 		default:
-			d.log("Round 3 skipped: " + stop.Log)
+			d.log(ctx, "Round 3 skipped: "+stop.Log)
 		}
 	}
 }

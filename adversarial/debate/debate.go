@@ -227,16 +227,16 @@ func newDebate(in Input, cfg config) (*debate, error) {
 	return d, nil
 }
 
-func (d *debate) warn(w string) {
+func (d *debate) warn(ctx context.Context, w string) {
 	if w != "" {
 		d.res.Warnings = append(d.res.Warnings, w)
-		d.cfg.logger.Warn(w)
+		d.cfg.logger.WarnContext(ctx, w)
 	}
 }
 
-func (d *debate) log(line string) {
+func (d *debate) log(ctx context.Context, line string) {
 	d.res.Log = append(d.res.Log, line)
-	d.cfg.logger.Info(line)
+	d.cfg.logger.InfoContext(ctx, line)
 }
 
 func (d *debate) run(ctx context.Context) (*Result, error) {
@@ -248,13 +248,13 @@ func (d *debate) run(ctx context.Context) (*Result, error) {
 			err = d.sequentialRound(ctx, r)
 		}
 		if err != nil {
-			return nil, d.abort(r, err)
+			return nil, d.abort(ctx, r, err)
 		}
-		d.limitDepth(r)
+		d.limitDepth(ctx, r)
 		if stop, ok := d.checkStop(r); ok {
 			d.res.Stop = stop
 			d.cfg.logger.InfoContext(ctx, stop.Log, "round", r)
-			d.logSkips(r)
+			d.logSkips(ctx, r)
 			break
 		}
 	}
@@ -263,13 +263,13 @@ func (d *debate) run(ctx context.Context) (*Result, error) {
 }
 
 // limitDepth applies the host's depth limit after round r.
-func (d *debate) limitDepth(r int) {
+func (d *debate) limitDepth(ctx context.Context, r int) {
 	if d.cfg.depthLimit == nil {
 		return
 	}
 	lim := d.cfg.depthLimit()
 	if n := lim.MaxRounds(); n > 0 && n < d.rounds {
-		d.warn(fmt.Sprintf("Depth reduced from %s to %s after round %d", d.depth, lim, r))
+		d.warn(ctx, fmt.Sprintf("Depth reduced from %s to %s after round %d", d.depth, lim, r))
 		d.depth, d.rounds = lim, n
 	}
 }
@@ -294,7 +294,7 @@ func (d *debate) parallelRound(ctx context.Context) error {
 	err := g.Wait()
 	round := Round{Number: 1}
 	for i, o := range outs {
-		d.record(&round, i, o)
+		d.record(ctx, &round, i, o)
 	}
 	d.res.Rounds = append(d.res.Rounds, round)
 	if err != nil {
@@ -303,7 +303,7 @@ func (d *debate) parallelRound(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return d.closeRound()
+	return d.closeRound(ctx)
 }
 
 // sequentialRound runs round 2 or 3: the active advocates one after
@@ -319,7 +319,7 @@ func (d *debate) sequentialRound(ctx context.Context, r int) error {
 			return err
 		}
 		o := d.attempt(ctx, i, d.turn(r, i, d.transcript()))
-		d.record(round, i, o)
+		d.record(ctx, round, i, o)
 		if o.fatal != nil {
 			return o.fatal
 		}
@@ -327,12 +327,12 @@ func (d *debate) sequentialRound(ctx context.Context, r int) error {
 			return ErrTooFewAdvocates
 		}
 	}
-	return d.closeRound()
+	return d.closeRound(ctx)
 }
 
 // closeRound tallies the round just run, or aborts when fewer than two
 // advocates are left.
-func (d *debate) closeRound() error {
+func (d *debate) closeRound(ctx context.Context) error {
 	round := &d.res.Rounds[len(d.res.Rounds)-1]
 	if len(round.Statements) < 2 || d.activeCount() < 2 {
 		return ErrTooFewAdvocates
@@ -340,7 +340,7 @@ func (d *debate) closeRound() error {
 	round.Tallies = tallyRound(d.points, d.labels, round.Statements)
 	round.Consensus = consensus(round.Tallies, d.res.contestedSet())
 	round.Complete = true
-	d.cfg.logger.Info("debate round", "round", round.Number, "statements", len(round.Statements),
+	d.cfg.logger.InfoContext(ctx, "debate round", "round", round.Number, "statements", len(round.Statements),
 		"agreed", round.Agreed, "points", len(d.points), "contested_agreed", round.ContestedAgreed,
 		"contested", round.Contested, "convergence", round.Convergence)
 	return nil
@@ -420,7 +420,7 @@ func retryTurn(err error) bool {
 }
 
 // record adds an outcome to its round, and any failure to the result.
-func (d *debate) record(round *Round, i int, o outcome) {
+func (d *debate) record(ctx context.Context, round *Round, i int, o outcome) {
 	v := d.in.Variants[i]
 	if len(o.failures) > 0 {
 		last := o.failures[len(o.failures)-1]
@@ -439,7 +439,7 @@ func (d *debate) record(round *Round, i int, o outcome) {
 		if len(o.failures) > 0 {
 			d.dropped = append(d.dropped, fmt.Errorf("advocate for Variant %s: %w", v.Label, o.failures[len(o.failures)-1]))
 		}
-		d.cfg.logger.Warn(fmt.Sprintf("Advocate for Variant %s failed after a retry; proceeding with %d advocates", v.Label, d.activeCount()),
+		d.cfg.logger.WarnContext(ctx, fmt.Sprintf("Advocate for Variant %s failed after a retry; proceeding with %d advocates", v.Label, d.activeCount()),
 			"round", round.Number)
 	}
 }
@@ -522,7 +522,7 @@ func (d *debate) activeCount() int {
 }
 
 // abort ends the debate early, keeping what was completed.
-func (d *debate) abort(r int, cause error) error {
+func (d *debate) abort(ctx context.Context, r int, cause error) error {
 	res := d.res
 	res.Stop = Stop{Reason: StopAborted, Round: r}
 	if errors.Is(cause, ErrTooFewAdvocates) {
@@ -530,7 +530,7 @@ func (d *debate) abort(r int, cause error) error {
 	} else {
 		res.Stop.Log = fmt.Sprintf("Debate interrupted in round %d: %v", r, cause)
 	}
-	d.cfg.logger.Warn(res.Stop.Log)
+	d.cfg.logger.WarnContext(ctx, res.Stop.Log)
 	d.finish()
 	e := &Error{Result: res, Err: cause}
 	if errors.Is(cause, ErrTooFewAdvocates) {
