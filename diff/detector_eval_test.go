@@ -253,7 +253,7 @@ func TestDetectorReplay(t *testing.T) {
 			}
 			f := evalFinding{ID: p.ID, Kind: p.Kind}
 			for _, e := range p.Evidence {
-				f.Locs = append(f.Locs, evalLoc{tr.Variants[e.Variant].File, e.Line})
+				f.Locs = append(f.Locs, evalLoc{File: tr.Variants[e.Variant].File, Line: e.Line})
 				f.Quotes = append(f.Quotes, e.Quote)
 			}
 			if p.Kind == diff.RevisionChange {

@@ -149,7 +149,7 @@ func runEvalSet(t *testing.T, dir string, debug bool) evalCounts {
 	var c, fc, ac evalCounts
 	r.points = evalPoints(tr, a)
 	c, r.pointMatches, r.found = scoreContradictions(tr, r.points)
-	r.fields = evalFields(tr, a)
+	r.fields = evalFields(tr, a, docs)
 	fc, r.fieldMatches, r.fieldFound = scoreFields(tr, r.fields)
 	r.headings, r.headingWarnings = evalResolveHeadings(tr, docs)
 	ac, r.align = scoreAlignment(tr.Alignments, evalTopicPairs(tr, a, r.headings))
@@ -223,7 +223,7 @@ func evalPoints(tr *evalTruth, a *diff.Analysis) []evalFinding {
 	for _, p := range a.ByCategory(diff.CategoryContradiction) {
 		f := evalFinding{ID: p.ID, Kind: p.Kind}
 		for _, e := range p.Evidence {
-			f.Locs = append(f.Locs, evalLoc{tr.Variants[e.Variant].File, e.Line})
+			f.Locs = append(f.Locs, evalLoc{File: tr.Variants[e.Variant].File, Line: e.Line})
 			f.Quotes = append(f.Quotes, e.Quote)
 		}
 		out = append(out, f)
@@ -232,12 +232,18 @@ func evalPoints(tr *evalTruth, a *diff.Analysis) []evalFinding {
 }
 
 // evalFields reduces the field disagreements to their values' lines.
-func evalFields(tr *evalTruth, a *diff.Analysis) []evalFinding {
+func evalFields(tr *evalTruth, a *diff.Analysis, docs []*diff.Document) []evalFinding {
 	var out []evalFinding
 	for _, fd := range a.Fields {
 		f := evalFinding{ID: fd.Item + " / " + fd.Field, Kind: "field"}
 		for _, v := range fd.Values {
-			f.Locs = append(f.Locs, evalLoc{tr.Variants[v.Variant].File, v.Line})
+			loc := evalLoc{File: tr.Variants[v.Variant].File, Line: v.Line}
+			// A labelled line's item is its section (a table cell's is
+			// its row): the value also stands at the section's heading.
+			if v.Section >= 0 && v.Section < len(docs[v.Variant].Sections) && !strings.HasPrefix(v.Quote, "|") {
+				loc.Item = docs[v.Variant].Sections[v.Section].Line
+			}
+			f.Locs = append(f.Locs, loc)
 			f.Quotes = append(f.Quotes, v.Value+" — “"+clipEval(v.Quote)+"”")
 		}
 		out = append(out, f)
@@ -254,7 +260,7 @@ func evalResolveHeadings(tr *evalTruth, docs []*diff.Document) ([][]evalLoc, []s
 	byLine := map[evalLoc]evalHeading{}
 	for _, g := range tr.Alignments {
 		for _, s := range g.Sections {
-			byLine[evalLoc{s.File, s.Line}] = s
+			byLine[evalLoc{File: s.File, Line: s.Line}] = s
 		}
 	}
 	used := map[evalLoc]bool{}
@@ -262,10 +268,10 @@ func evalResolveHeadings(tr *evalTruth, docs []*diff.Document) ([][]evalLoc, []s
 	for v, d := range docs {
 		file := tr.Variants[v].File
 		for _, s := range d.Sections {
-			loc := evalLoc{file, s.Line}
+			loc := evalLoc{File: file, Line: s.Line}
 			if _, ok := byLine[loc]; !ok {
 				for _, off := range []int{-1, 1} {
-					near := evalLoc{file, s.Line + off}
+					near := evalLoc{File: file, Line: s.Line + off}
 					if h, ok := byLine[near]; ok && evalHeadingKey(h.Heading) == evalHeadingKey(s.Title) {
 						loc = near
 						break
@@ -279,7 +285,7 @@ func evalResolveHeadings(tr *evalTruth, docs []*diff.Document) ([][]evalLoc, []s
 	var warnings []string
 	for _, g := range tr.Alignments {
 		for _, s := range g.Sections {
-			if !used[evalLoc{s.File, s.Line}] {
+			if !used[evalLoc{File: s.File, Line: s.Line}] {
 				warnings = append(warnings, fmt.Sprintf("%s: no section at %s:%d %q", g.ID, tr.label(s.File), s.Line, clipEval(s.Heading)))
 			}
 		}
@@ -437,13 +443,13 @@ func writeEvalDebug(b *strings.Builder, r evalRun) {
 	title := map[evalLoc]string{}
 	for v, d := range docs {
 		for _, s := range d.Sections {
-			title[evalLoc{tr.Variants[v].File, s.Line}] = s.Title
+			title[evalLoc{File: tr.Variants[v].File, Line: s.Line}] = s.Title
 		}
 	}
 	groupIDs := map[evalLoc][]string{}
 	for _, g := range tr.Alignments {
 		for _, s := range g.Sections {
-			l := evalLoc{s.File, s.Line}
+			l := evalLoc{File: s.File, Line: s.Line}
 			groupIDs[l] = append(groupIDs[l], g.ID)
 			if _, ok := title[l]; !ok {
 				title[l] = s.Heading
@@ -567,19 +573,19 @@ func TestEvalHits(t *testing.T) {
 		sides, locs []evalLoc
 		want        bool
 	}{
-		{"exact", []evalLoc{{a, 10}, {b, 20}}, []evalLoc{{a, 10}, {b, 20}}, true},
-		{"within two lines", []evalLoc{{a, 10}, {b, 20}}, []evalLoc{{a, 12}, {b, 18}}, true},
-		{"three lines off", []evalLoc{{a, 10}, {b, 20}}, []evalLoc{{a, 13}, {b, 20}}, false},
-		{"wrong file", []evalLoc{{a, 10}, {b, 20}}, []evalLoc{{b, 10}, {b, 20}}, false},
-		{"one side only", []evalLoc{{a, 10}, {b, 20}}, []evalLoc{{a, 10}, {a, 40}}, false},
-		{"two of three sides", []evalLoc{{a, 10}, {b, 20}, {"c.md", 5}}, []evalLoc{{b, 20}, {"c.md", 6}}, true},
-		{"same line needs two citations", []evalLoc{{a, 10}, {a, 10}}, []evalLoc{{a, 10}, {b, 3}}, false},
-		{"same line, two citations", []evalLoc{{a, 10}, {a, 10}}, []evalLoc{{a, 10}, {a, 10}}, true},
-		{"adjacent sides, one citation", []evalLoc{{a, 10}, {a, 11}}, []evalLoc{{a, 11}}, false},
+		{"exact", []evalLoc{{File: a, Line: 10}, {File: b, Line: 20}}, []evalLoc{{File: a, Line: 10}, {File: b, Line: 20}}, true},
+		{"within two lines", []evalLoc{{File: a, Line: 10}, {File: b, Line: 20}}, []evalLoc{{File: a, Line: 12}, {File: b, Line: 18}}, true},
+		{"three lines off", []evalLoc{{File: a, Line: 10}, {File: b, Line: 20}}, []evalLoc{{File: a, Line: 13}, {File: b, Line: 20}}, false},
+		{"wrong file", []evalLoc{{File: a, Line: 10}, {File: b, Line: 20}}, []evalLoc{{File: b, Line: 10}, {File: b, Line: 20}}, false},
+		{"one side only", []evalLoc{{File: a, Line: 10}, {File: b, Line: 20}}, []evalLoc{{File: a, Line: 10}, {File: a, Line: 40}}, false},
+		{"two of three sides", []evalLoc{{File: a, Line: 10}, {File: b, Line: 20}, {File: "c.md", Line: 5}}, []evalLoc{{File: b, Line: 20}, {File: "c.md", Line: 6}}, true},
+		{"same line needs two citations", []evalLoc{{File: a, Line: 10}, {File: a, Line: 10}}, []evalLoc{{File: a, Line: 10}, {File: b, Line: 3}}, false},
+		{"same line, two citations", []evalLoc{{File: a, Line: 10}, {File: a, Line: 10}}, []evalLoc{{File: a, Line: 10}, {File: a, Line: 10}}, true},
+		{"adjacent sides, one citation", []evalLoc{{File: a, Line: 10}, {File: a, Line: 11}}, []evalLoc{{File: a, Line: 11}}, false},
 		// The greedy choice (side 10 takes citation 11) would leave side 12
 		// without one; the matching must reassign.
-		{"needs reassignment", []evalLoc{{a, 10}, {a, 14}}, []evalLoc{{a, 12}, {a, 9}}, true},
-		{"no citations", []evalLoc{{a, 10}, {b, 20}}, nil, false},
+		{"needs reassignment", []evalLoc{{File: a, Line: 10}, {File: a, Line: 14}}, []evalLoc{{File: a, Line: 12}, {File: a, Line: 9}}, true},
+		{"no citations", []evalLoc{{File: a, Line: 10}, {File: b, Line: 20}}, nil, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -613,8 +619,8 @@ func evalFakeTruth() *evalTruth {
 
 func TestEvalScoreContradictions(t *testing.T) {
 	find := func(locs ...evalLoc) evalFinding { return evalFinding{Locs: locs, Quotes: make([]string, len(locs))} }
-	a := func(l int) evalLoc { return evalLoc{"a.md", l} }
-	b := func(l int) evalLoc { return evalLoc{"b.md", l} }
+	a := func(l int) evalLoc { return evalLoc{File: "a.md", Line: l} }
+	b := func(l int) evalLoc { return evalLoc{File: "b.md", Line: l} }
 	tests := []struct {
 		name                    string
 		points                  []evalFinding
@@ -671,8 +677,8 @@ func TestEvalScoreContradictions(t *testing.T) {
 
 func TestEvalScoreFields(t *testing.T) {
 	find := func(locs ...evalLoc) evalFinding { return evalFinding{Locs: locs, Quotes: make([]string, len(locs))} }
-	a := func(l int) evalLoc { return evalLoc{"a.md", l} }
-	b := func(l int) evalLoc { return evalLoc{"b.md", l} }
+	a := func(l int) evalLoc { return evalLoc{File: "a.md", Line: l} }
+	b := func(l int) evalLoc { return evalLoc{File: "b.md", Line: l} }
 	tests := []struct {
 		name           string
 		fields         []evalFinding
@@ -708,7 +714,7 @@ func TestEvalScoreAlignment(t *testing.T) {
 		{ID: "AL03", Sections: []evalHeading{h("a.md", 30)}}, // unique to a: no pairs
 	}
 	p := func(fa string, la int, fb string, lb int) evalPair {
-		return evalPair{A: evalLoc{fa, la}, B: evalLoc{fb, lb}}
+		return evalPair{A: evalLoc{File: fa, Line: la}, B: evalLoc{File: fb, Line: lb}}
 	}
 	tests := []struct {
 		name              string

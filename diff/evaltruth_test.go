@@ -139,6 +139,12 @@ func (tr *evalTruth) label(file string) string {
 type evalLoc struct {
 	File string
 	Line int
+	// Item is, for a field value read from a labelled line of a section
+	// that is its item, the line of that section's heading (0 otherwise):
+	// the truth may label a disagreement over several fields of one item
+	// by the item's heading ("### 2. Rollback failure …" for its Impact and
+	// its Probability), and each field's value stands for the item.
+	Item int
 }
 
 // evalLineTolerance is how far a finding's line may be from a labelled
@@ -147,14 +153,14 @@ type evalLoc struct {
 const evalLineTolerance = 2
 
 func (l evalLoc) near(o evalLoc) bool {
-	d := l.Line - o.Line
-	return l.File == o.File && d >= -evalLineTolerance && d <= evalLineTolerance
+	within := func(x, y int) bool { return x-y >= -evalLineTolerance && x-y <= evalLineTolerance }
+	return l.File == o.File && (within(l.Line, o.Line) || (o.Item > 0 && within(l.Line, o.Item)) || (l.Item > 0 && within(l.Item, o.Line)))
 }
 
 func sideLocs(sides []evalSide) []evalLoc {
 	locs := make([]evalLoc, len(sides))
 	for i, s := range sides {
-		locs[i] = evalLoc{s.File, s.Line}
+		locs[i] = evalLoc{File: s.File, Line: s.Line}
 	}
 	return locs
 }
@@ -471,7 +477,7 @@ func scoreAlignment(groups []evalGroup, pairs []evalPair) (evalCounts, evalAlign
 	groupsOf := map[evalLoc][]int{}
 	for g, gr := range groups {
 		for _, s := range gr.Sections {
-			l := evalLoc{s.File, s.Line}
+			l := evalLoc{File: s.File, Line: s.Line}
 			groupsOf[l] = append(groupsOf[l], g)
 		}
 	}
@@ -521,7 +527,7 @@ func scoreAlignment(groups []evalGroup, pairs []evalPair) (evalCounts, evalAlign
 func evalLinked(tp evalTruePair, predicted map[[2]evalLoc]bool) bool {
 	for _, a := range tp.A {
 		for _, b := range tp.B {
-			if predicted[evalPairKey(evalLoc{a.File, a.Line}, evalLoc{b.File, b.Line})] {
+			if predicted[evalPairKey(evalLoc{File: a.File, Line: a.Line}, evalLoc{File: b.File, Line: b.Line})] {
 				return true
 			}
 		}

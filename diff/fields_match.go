@@ -287,6 +287,13 @@ func fldMatchItems(refs []fldRef, n int, renumbered map[[2]int]bool) [][]fldRef 
 // false passes") are taken for one only when they agree on some other
 // field; items that differ in every field they share are more likely two
 // different items than one item rated twice.
+// fldDistinctShared is how many distinguishing words two titles must
+// share to be one item without another field to confirm it: "Rollback
+// mechanism fails on atomic write race" and "Rollback failure during
+// remediation" share two words no other risk of either list uses; "The
+// cache outage" and "The gateway outage" share one.
+const fldDistinctShared = 2
+
 func corroborate(clustered map[string][][]fldRef) {
 	type itemRef struct {
 		v, section int
@@ -304,6 +311,36 @@ func corroborate(clustered map[string][][]fldRef) {
 				values[k][cls] = r.norm
 			}
 		}
+	}
+	// The words of each item's title and how many items of its variant
+	// name each word: a word only one item names distinguishes it.
+	titles := map[itemRef]fldItemKey{}
+	named := map[int]map[string]int{}
+	for _, clusters := range clustered {
+		for _, cl := range clusters {
+			for _, r := range cl {
+				k := ref(r)
+				if _, ok := titles[k]; ok {
+					continue
+				}
+				titles[k] = r.key
+				if named[r.Variant] == nil {
+					named[r.Variant] = map[string]int{}
+				}
+				for _, w := range r.key.words {
+					named[r.Variant][w]++
+				}
+			}
+		}
+	}
+	distinct := func(a, b itemRef) bool {
+		n := 0
+		for _, w := range titles[a].words {
+			if titles[b].words.Has(w) && named[a.v][w] == 1 && named[b.v][w] == 1 {
+				n++
+			}
+		}
+		return n >= fldDistinctShared
 	}
 	agreeElsewhere := func(a, b itemRef, except string) bool {
 		for cls, x := range values[a] {
@@ -337,7 +374,7 @@ func corroborate(clustered map[string][][]fldRef) {
 				}
 				ok := false
 				for _, o := range kept {
-					ok = ok || agreeElsewhere(ref(r), ref(o), cls)
+					ok = ok || agreeElsewhere(ref(r), ref(o), cls) || distinct(ref(r), ref(o))
 				}
 				if ok {
 					kept = append(kept, r)
