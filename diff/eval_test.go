@@ -586,6 +586,10 @@ func TestEvalHits(t *testing.T) {
 		// without one; the matching must reassign.
 		{"needs reassignment", []evalLoc{{File: a, Line: 10}, {File: a, Line: 14}}, []evalLoc{{File: a, Line: 12}, {File: a, Line: 9}}, true},
 		{"no citations", []evalLoc{{File: a, Line: 10}, {File: b, Line: 20}}, nil, false},
+		// A field value of a section item also stands at the item's heading.
+		{"value at its item's heading", []evalLoc{{File: a, Line: 10}, {File: b, Line: 345}}, []evalLoc{{File: a, Line: 10}, {File: b, Line: 348, Item: 345}}, true},
+		{"value far from a heading not its item's", []evalLoc{{File: a, Line: 10}, {File: b, Line: 345}}, []evalLoc{{File: a, Line: 10}, {File: b, Line: 348}}, false},
+		{"one value is one citation, heading or not", []evalLoc{{File: b, Line: 345}, {File: b, Line: 348}}, []evalLoc{{File: b, Line: 348, Item: 345}}, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -278,6 +278,38 @@ func TestCompareFields(t *testing.T) {
 		}
 	})
 
+	t.Run("a weak title match sharing two words no other item uses is one item", func(t *testing.T) {
+		a := "# R\n\n## Risks\n\n| ID | Risk | Severity | Probability |\n|---|---|---|---|\n" +
+			"| R-004 | User interrupts during remediation | Low | Low |\n" +
+			"| R-NEW-001 | Rollback mechanism fails on atomic write race | Medium | Low |\n"
+		b := "# R\n\n## Risks\n\n### 2. Rollback failure during multi-agent remediation\n- **Impact:** High\n- **Probability:** Medium\n"
+		_, an := analyseFields(t, a, b)
+		require.Len(t, an.Fields, 2, "both fields of the one risk differ")
+		for _, fd := range an.Fields {
+			assert.Equal(t, "R-NEW-001 Rollback mechanism fails on atomic write race", fd.Item)
+		}
+		for _, p := range an.ByCategory(CategoryContradiction) {
+			assert.NotEqual(t, string(FieldConflict), p.Kind, "a weak match may still be two risks: no contradiction %+v", p)
+		}
+	})
+
+	t.Run("shared words another item also uses do not make one item", func(t *testing.T) {
+		// "rollback" names two of a's risks: only "fail" tells them apart.
+		a := "# R\n\n## Risks\n\n| ID | Risk | Severity | Probability |\n|---|---|---|---|\n" +
+			"| R-003 | Rollback snapshot is stale | Low | Low |\n" +
+			"| R-NEW-001 | Rollback mechanism fails on atomic write race | Medium | Low |\n"
+		b := "# R\n\n## Risks\n\n### 2. Rollback failure during multi-agent remediation\n- **Impact:** High\n- **Probability:** Medium\n"
+		_, an := analyseFields(t, a, b)
+		assert.Empty(t, an.Fields)
+	})
+
+	t.Run("one distinctive shared word does not make one item", func(t *testing.T) {
+		a := "# R\n\n## Risks\n\n| ID | Risk | Severity | Probability |\n|---|---|---|---|\n| R-005 | The cache outage | Low | Low |\n"
+		b := "# R\n\n## Risks\n\n### 4. The gateway outage\n- **Impact:** High\n- **Probability:** Medium\n"
+		_, an := analyseFields(t, a, b)
+		assert.Empty(t, an.Fields)
+	})
+
 	t.Run("prerequisites of one task that differ are a dependency contradiction", func(t *testing.T) {
 		task := func(deps string) string {
 			return "# P\n\n### Task 4.1: Update M5 Tasklist with Dependency Ordering\n```yaml\ndepends_on: " + deps + "\n```\n"
