@@ -337,8 +337,15 @@ type evalMatch struct {
 // matchFinding lists every truth entry a finding hits.
 func matchFinding(tr *evalTruth, f evalFinding) evalMatch {
 	var m evalMatch
+	// Only a field disagreement is labelled by its item's heading: the
+	// statements of contradictions and not-contradictions are matched by
+	// the lines the finding quotes.
+	quoted := make([]evalLoc, len(f.Locs))
+	for i, l := range f.Locs {
+		quoted[i] = evalLoc{File: l.File, Line: l.Line}
+	}
 	for _, c := range tr.Contradictions {
-		if evalHits(sideLocs(c.Sides), f.Locs) {
+		if evalHits(sideLocs(c.Sides), quoted) {
 			m.Contradictions = append(m.Contradictions, c.ID)
 		}
 	}
@@ -348,7 +355,7 @@ func matchFinding(tr *evalTruth, f evalFinding) evalMatch {
 		}
 	}
 	for _, n := range tr.NotContradictions {
-		if evalHits(sideLocs(n.Sides), f.Locs) {
+		if evalHits(sideLocs(n.Sides), quoted) {
 			m.Nots = append(m.Nots, n.ID)
 		}
 	}
