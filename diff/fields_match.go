@@ -282,18 +282,25 @@ func fldMatchItems(refs []fldRef, n int, renumbered map[[2]int]bool) [][]fldRef 
 	return out
 }
 
+// fldDistinctShared is how many distinguishing words two titles must
+// share to be one item without another field to confirm it: "Rollback
+// mechanism fails on atomic write race" and "Rollback failure during
+// remediation" share two words no other risk of either list uses; "The
+// cache outage" and "The gateway outage" share one, and a word that
+// another item of the list also has distinguishes nothing.
+const fldDistinctShared = 2
+
 // corroborate drops the weak matches nothing confirms. Two items whose
 // titles barely overlap ("Certification agent too lenient", "Certification
 // false passes") are taken for one only when they agree on some other
 // field; items that differ in every field they share are more likely two
 // different items than one item rated twice.
-// fldDistinctShared is how many distinguishing words two titles must
-// share to be one item without another field to confirm it: "Rollback
-// mechanism fails on atomic write race" and "Rollback failure during
-// remediation" share two words no other risk of either list uses; "The
-// cache outage" and "The gateway outage" share one.
-const fldDistinctShared = 2
-
+//
+// Titles are enough without another field when they share
+// [fldDistinctShared] words that no other item of either variant uses:
+// such words name one thing in each list, so the two rows are taken for
+// one item even when every rating differs — a disagreement, never a
+// contradiction, as for every weak match.
 func corroborate(clustered map[string][][]fldRef) {
 	type itemRef struct {
 		v, section int
