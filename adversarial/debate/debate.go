@@ -147,6 +147,10 @@ type debate struct {
 	// dropped holds the last error of each advocate dropped after its
 	// retry, so a debate that runs out of advocates says why.
 	dropped []error
+	// contested is open while judgeContested runs; contestedIDs is its
+	// answer, read once contested is closed.
+	contested    chan struct{}
+	contestedIDs []string
 }
 
 func newDebate(in Input, cfg config) (*debate, error) {
@@ -221,10 +225,35 @@ func newDebate(in Input, cfg config) (*debate, error) {
 	if res.Points == nil {
 		res.Points = []string{}
 	}
-	if !cfg.validateOnly {
-		res.ContestedPoints = contestedPoints(in, d.points, d.memo.root())
-	}
 	return d, nil
+}
+
+// judgeContested starts judging which points are contested, in the
+// background: round 1's turns do not depend on it, so its first model
+// calls go out at once and the judging runs while they are in flight —
+// off the critical path, which with an orchestrator would otherwise hold
+// back each group's calls, and the final's, by the judging of its
+// variants. awaitContested takes the answer before anything reads it
+// (the round's tally, an abort, the result).
+func (d *debate) judgeContested() {
+	if d.cfg.validateOnly || d.contested != nil {
+		return
+	}
+	done := make(chan struct{})
+	d.contested = done
+	go func() {
+		defer close(done)
+		d.contestedIDs = contestedPoints(d.in, d.points, d.memo.root())
+	}()
+}
+
+// awaitContested waits for judgeContested and records its answer.
+func (d *debate) awaitContested() {
+	if d.contested == nil {
+		return
+	}
+	<-d.contested
+	d.res.ContestedPoints, d.contested = d.contestedIDs, nil
 }
 
 func (d *debate) warn(ctx context.Context, w string) {
@@ -240,6 +269,8 @@ func (d *debate) log(ctx context.Context, line string) {
 }
 
 func (d *debate) run(ctx context.Context) (*Result, error) {
+	d.judgeContested()
+	defer d.awaitContested() // no goroutine outlives the debate
 	for r := 1; ; r++ {
 		var err error
 		if r == 1 {
@@ -333,6 +364,7 @@ func (d *debate) sequentialRound(ctx context.Context, r int) error {
 // closeRound tallies the round just run, or aborts when fewer than two
 // advocates are left.
 func (d *debate) closeRound(ctx context.Context) error {
+	d.awaitContested()
 	round := &d.res.Rounds[len(d.res.Rounds)-1]
 	if len(round.Statements) < 2 || d.activeCount() < 2 {
 		return ErrTooFewAdvocates
@@ -541,6 +573,7 @@ func (d *debate) abort(ctx context.Context, r int, cause error) error {
 
 // finish fills in the scoring matrix, the final agreement and the usage.
 func (d *debate) finish() {
+	d.awaitContested()
 	res := d.res
 	res.Usage = slices.Clone(d.usage)
 	res.Unresolved = []string{}
