@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"slices"
+	"sync"
 
 	"golang.org/x/sync/errgroup"
 
@@ -52,6 +53,10 @@ type config struct {
 	// without judging which are contested: the orchestrator's check of
 	// the whole input, whose debates judge their own.
 	validateOnly bool
+	// eliminations, in an orchestrated run's elimination rounds, opens
+	// when every group has handed round 1's turns to its advocates: the
+	// groups' background work waits for it (see firstTurns).
+	eliminations *firstTurns
 }
 
 // WithConcurrency bounds how many advocates speak at once in round 1.
@@ -151,6 +156,58 @@ type debate struct {
 	// answer, read once contested is closed.
 	contested    chan struct{}
 	contestedIDs []string
+	// first opens when round 1's turns are all handed out.
+	first *firstTurns
+}
+
+// firstTurns opens once every one of a set of advocates has been handed
+// its first turn. The CPU work a debate does beside its first model calls
+// — judging the contested points, measuring the variants, the host's own
+// preparation — waits for it: on a machine with few cores, a goroutine
+// busy with that work holds a core for a whole time slice, and the
+// advocates still to be asked (another group's, in an orchestrated run)
+// would wait behind it, each call starting milliseconds late.
+type firstTurns struct {
+	mu   sync.Mutex
+	left map[string]bool
+	open chan struct{}
+}
+
+func newFirstTurns(labels []string) *firstTurns {
+	f := &firstTurns{left: make(map[string]bool, len(labels)), open: make(chan struct{})}
+	for _, l := range labels {
+		f.left[l] = true
+	}
+	if len(f.left) == 0 {
+		close(f.open)
+	}
+	return f
+}
+
+// asked records that the advocate of label has been handed a turn.
+func (f *firstTurns) asked(label string) {
+	if f == nil {
+		return
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.left[label] {
+		delete(f.left, label)
+		if len(f.left) == 0 {
+			close(f.open)
+		}
+	}
+}
+
+// wait returns once every advocate has been asked, or ctx ends.
+func (f *firstTurns) wait(ctx context.Context) {
+	if f == nil {
+		return
+	}
+	select {
+	case <-f.open:
+	case <-ctx.Done():
+	}
 }
 
 func newDebate(in Input, cfg config) (*debate, error) {
@@ -235,7 +292,7 @@ func newDebate(in Input, cfg config) (*debate, error) {
 // back each group's calls, and the final's, by the judging of its
 // variants. awaitContested takes the answer before anything reads it
 // (the round's tally, an abort, the result).
-func (d *debate) judgeContested() {
+func (d *debate) judgeContested(ctx context.Context) {
 	if d.cfg.validateOnly || d.contested != nil {
 		return
 	}
@@ -243,6 +300,10 @@ func (d *debate) judgeContested() {
 	d.contested = done
 	go func() {
 		defer close(done)
+		// The judging does not stop with ctx (it is bounded, and the
+		// result's transcript needs it): ctx only ends the wait.
+		d.first.wait(ctx)
+		d.cfg.eliminations.wait(ctx)
 		d.contestedIDs = contestedPoints(d.in, d.points, d.memo.root())
 	}()
 }
@@ -269,7 +330,8 @@ func (d *debate) log(ctx context.Context, line string) {
 }
 
 func (d *debate) run(ctx context.Context) (*Result, error) {
-	d.judgeContested()
+	d.first = newFirstTurns(d.labels)
+	d.judgeContested(ctx)
 	defer d.awaitContested() // no goroutine outlives the debate
 	for r := 1; ; r++ {
 		var err error
@@ -312,15 +374,17 @@ func (d *debate) parallelRound(ctx context.Context) error {
 	outs := make([]outcome, n)
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(cmpOr(d.cfg.limit, n))
+	if d.cfg.shared == nil { // an orchestrated run measures all its variants at once
+		defer warmMeasures(gctx, d.first, d.memo, d.in, d.points)()
+	}
 	for i := range n {
 		turn := d.turn(1, i, nil)
 		g.Go(func() error {
+			d.first.asked(d.labels[i])
+			d.cfg.eliminations.asked(d.labels[i])
 			outs[i] = d.attempt(gctx, i, turn)
 			return outs[i].fatal
 		})
-	}
-	if d.cfg.shared == nil { // an orchestrated run measures all its variants at once
-		defer warmMeasures(gctx, d.memo, d.in, d.points)()
 	}
 	err := g.Wait()
 	round := Round{Number: 1}
@@ -610,16 +674,17 @@ func (d *debate) finish() {
 
 // warmMeasures measures the variants of in (see measureVariant, and
 // docViewOf for the contested points) in the background, into m, while
-// the advocates' first turns are in flight:
+// the advocates' first turns are in flight (from when first opens):
 // the turns of heuristic advocates — and of any advocate that falls back
 // on one — then find the measures ready instead of computing them after
 // their model call. A measure an advocate asks for first is computed
 // once, by whichever gets there first. The returned function waits for
 // the goroutine, which stops early when ctx ends.
-func warmMeasures(ctx context.Context, m *memo, in Input, points []diff.Point) (wait func()) {
+func warmMeasures(ctx context.Context, first *firstTurns, m *memo, in Input, points []diff.Point) (wait func()) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
+		first.wait(ctx)
 		for _, v := range in.Variants {
 			if ctx.Err() != nil || v.Doc == nil {
 				return

@@ -36,6 +36,16 @@ const OrchestratorThreshold = 5
 func orchestrate(ctx context.Context, in Input, cfg config, points []diff.Point) (*Result, error) {
 	groups := groupVariants(in.Variants)
 	// The groups' elimination rounds are independent: they run at once.
+	// Their background work waits until every group's advocates have
+	// their turns (see firstTurns).
+	var debated []string
+	for _, grp := range groups {
+		if len(grp) > 1 {
+			debated = append(debated, labelsOf(in, grp)...)
+		}
+	}
+	elim := cfg
+	elim.eliminations = newFirstTurns(debated)
 	results := make([]*Result, len(groups))
 	g, gctx := errgroup.WithContext(ctx)
 	for gi, grp := range groups {
@@ -45,7 +55,7 @@ func orchestrate(ctx context.Context, in Input, cfg config, points []diff.Point)
 		g.Go(func() error {
 			sub := subset(in, grp)
 			sub.Depth = DepthQuick // an elimination round is one round of statements
-			res, err := debateOnce(gctx, sub, cfg)
+			res, err := debateOnce(gctx, sub, elim)
 			var de *Error
 			if err != nil && errors.Is(err, ErrTooFewAdvocates) && errors.As(err, &de) && de.Result != nil && gctx.Err() == nil {
 				res, err = de.Result, nil // whoever remains goes on
@@ -60,7 +70,7 @@ func orchestrate(ctx context.Context, in Input, cfg config, points []diff.Point)
 	// While the elimination rounds' first turns are in flight, every
 	// variant is measured once for the heuristic: the groups and the final
 	// share the measures.
-	warmed := warmMeasures(gctx, cfg.shared, in, points)
+	warmed := warmMeasures(gctx, elim.eliminations, cfg.shared, in, points)
 	err := g.Wait()
 	warmed()
 	if err != nil {
