@@ -285,19 +285,23 @@ func newDebate(in Input, cfg config) (*debate, error) {
 	return d, nil
 }
 
-// judgeContested starts judging which points are contested, in the
-// background: round 1's turns do not depend on it, so its first model
-// calls go out at once and the judging runs while they are in flight —
-// off the critical path, which with an orchestrator would otherwise hold
-// back each group's calls, and the final's, by the judging of its
-// variants. awaitContested takes the answer before anything reads it
-// (the round's tally, an abort, the result).
-func (d *debate) judgeContested(ctx context.Context) {
-	if d.cfg.validateOnly || d.contested != nil {
-		return
-	}
-	done := make(chan struct{})
-	d.contested = done
+// warmBackground starts, in the background, the debate's work that
+// round 1's turns do not wait for, so that its first model calls go out
+// at once and the work runs while they are in flight — off the critical
+// path, which with an orchestrator would otherwise hold back each
+// group's calls, and the final's, by the work on its variants:
+//
+//   - judging which points are contested: awaitContested takes the
+//     answer before anything reads it (the round's tally, an abort, the
+//     result);
+//   - the heuristic's assessment of the debate's variants on its points,
+//     which the turns of heuristic advocates (and of any advocate that
+//     falls back on one) read after their model calls.
+//
+// The returned function waits for the goroutine.
+func (d *debate) warmBackground(ctx context.Context) (wait func()) {
+	contested, done := make(chan struct{}), make(chan struct{})
+	d.contested = contested
 	go func() {
 		defer close(done)
 		// The judging does not stop with ctx (it is bounded, and the
@@ -305,7 +309,12 @@ func (d *debate) judgeContested(ctx context.Context) {
 		d.first.wait(ctx)
 		d.cfg.eliminations.wait(ctx)
 		d.contestedIDs = contestedPoints(d.in, d.points, d.memo.root())
+		close(contested)
+		if ctx.Err() == nil {
+			debateAssessment(d.turn(1, 0, nil))
+		}
 	}()
+	return func() { <-done }
 }
 
 // awaitContested waits for judgeContested and records its answer.
@@ -331,8 +340,7 @@ func (d *debate) log(ctx context.Context, line string) {
 
 func (d *debate) run(ctx context.Context) (*Result, error) {
 	d.first = newFirstTurns(d.labels)
-	d.judgeContested(ctx)
-	defer d.awaitContested() // no goroutine outlives the debate
+	defer d.warmBackground(ctx)() // no goroutine outlives the debate
 	for r := 1; ; r++ {
 		var err error
 		if r == 1 {
