@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
@@ -204,17 +205,34 @@ func groupVariants(vs []Variant) [][]int {
 	n := len(vs)
 	want := (n + 2) / 3
 	limit := (n + want - 1) / want
+	// The grouping runs before any advocate is asked, on the critical
+	// path: the word sets are built at once (one goroutine per CPU) and
+	// each pair's overlap is computed once, not once per candidate join.
 	sets := make([]words.Set, n)
+	var g errgroup.Group
+	g.SetLimit(runtime.GOMAXPROCS(0))
 	for i, v := range vs {
 		if v.Doc != nil {
-			sets[i] = words.NewSet(v.Doc.Source)
+			g.Go(func() error {
+				sets[i] = words.NewSet(v.Doc.Source)
+				return nil
+			})
+		}
+	}
+	_ = g.Wait() // building a set cannot fail
+	dice := make([][]float64, n)
+	for i := range dice {
+		dice[i] = make([]float64, n)
+		for j := range i {
+			dice[i][j] = sets[i].Dice(sets[j])
+			dice[j][i] = dice[i][j]
 		}
 	}
 	sim := func(a, b []int) float64 {
 		total := 0.0
 		for _, i := range a {
 			for _, j := range b {
-				total += sets[i].Dice(sets[j])
+				total += dice[i][j]
 			}
 		}
 		return total / float64(len(a)*len(b))
