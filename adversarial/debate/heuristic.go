@@ -230,12 +230,18 @@ func (g *argument) opening(st *Statement) {
 }
 
 // strongest returns, among the points ids, the one where label leads the
-// others by most.
+// others by most (the first such point in the debate's order). The ids
+// are looked up in a set: an advocate may lead on thousands of points,
+// and a scan of them per point made the opening quadratic.
 func (g *argument) strongest(label string, ids []string) (pointMarks, bool) {
+	in := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		in[id] = true
+	}
 	var best pointMarks
 	bestGap, found := math.Inf(-1), false
 	for _, pm := range g.a.points {
-		if !slices.Contains(ids, pm.point.ID) {
+		if !in[pm.point.ID] {
 			continue
 		}
 		if gap := pm.marks[label].score - runnerUp(pm, label); gap > bestGap {
