@@ -142,8 +142,8 @@ func (p *preparing) release() { p.open.Do(func() { close(p.begin) }) }
 // startPreparing lets a scorer that implements [scoring.Preparer] do the
 // part of step 3 that depends on the variants alone while step 2 waits on
 // advocates (and on a user answering the checkpoint after the diff). The
-// work waits until the debate's first turn starts (see gate) or step 3
-// needs it. The scorecard does not change; only the critical path gets
+// work waits until the debate has handed out its first turns (see gate)
+// or step 3 needs it. The scorecard does not change; only the critical path gets
 // shorter. The goroutine ends when it is done, when the run's context
 // ends, or when stopPreparing is called.
 func (x *run) startPreparing(ctx context.Context) {

@@ -152,8 +152,8 @@ type debate struct {
 	// dropped holds the last error of each advocate dropped after its
 	// retry, so a debate that runs out of advocates says why.
 	dropped []error
-	// contested is open while judgeContested runs; contestedIDs is its
-	// answer, read once contested is closed.
+	// contested is open while warmBackground judges the contested
+	// points; contestedIDs is its answer, read once contested is closed.
 	contested    chan struct{}
 	contestedIDs []string
 	// first opens when round 1's turns are all handed out.
@@ -317,7 +317,8 @@ func (d *debate) warmBackground(ctx context.Context) (wait func()) {
 	return func() { <-done }
 }
 
-// awaitContested waits for judgeContested and records its answer.
+// awaitContested waits for warmBackground to judge the contested points
+// and records its answer.
 func (d *debate) awaitContested() {
 	if d.contested == nil {
 		return
