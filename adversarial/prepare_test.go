@@ -101,3 +101,60 @@ func TestARunThatFailsBeforeScoringStopsThePreparation(t *testing.T) {
 	}
 	assert.Equal(t, []string{"prepare"}, sc.calls, "no scoring after a failed debate")
 }
+
+// TestTheGateReleasesOnceEveryAdvocateIsAskedOrOneAnswers: the scoring
+// work started ahead waits until no advocate is still to be handed its
+// first turn, or until an advocate has answered.
+func TestTheGateReleasesOnceEveryAdvocateIsAskedOrOneAnswers(t *testing.T) {
+	tests := []struct {
+		name    string
+		asked   []int // advocates asked; they answer only once checked
+		answer  bool  // check the release after they answer, not before
+		release bool  // released while the turns are in flight
+	}{
+		{"none asked", nil, false, false},
+		{"some asked, none answered", []int{0, 2}, false, false},
+		{"one asked twice", []int{1, 1, 1}, false, false},
+		{"every advocate asked", []int{2, 0, 1}, false, true},
+		{"one answered", []int{1}, true, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var mu sync.Mutex
+			released := 0
+			g := &askedGate{asked: make([]bool, 3), left: 3, release: func() { mu.Lock(); released++; mu.Unlock() }}
+			finish := make(chan struct{})
+			var wg sync.WaitGroup
+			arrived := make(chan struct{}, len(tt.asked))
+			for _, i := range tt.asked {
+				adv := releasingAdvocate{gate: g, i: i, Advocate: debate.AdvocateFunc(func(context.Context, debate.Turn) (debate.Statement, error) {
+					arrived <- struct{}{}
+					<-finish
+					return debate.Statement{}, nil
+				})}
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					_, _ = adv.Argue(t.Context(), debate.Turn{})
+				}()
+			}
+			for range tt.asked {
+				<-arrived // every advocate asked is inside its turn
+			}
+			mu.Lock()
+			inFlight := released > 0
+			mu.Unlock()
+			close(finish) // the turns answer
+			wg.Wait()
+			mu.Lock()
+			answered := released > 0
+			mu.Unlock()
+			if tt.answer {
+				assert.False(t, inFlight, "released before any advocate answered")
+				assert.True(t, answered, "an answer releases")
+				return
+			}
+			assert.Equal(t, tt.release, inFlight, "released while the turns are in flight")
+		})
+	}
+}

@@ -128,9 +128,10 @@ func (x *run) scoringInput() scoring.Input {
 type preparing struct {
 	cancel context.CancelFunc
 	done   chan struct{}
-	// begin is closed when the work may start: when the debate hands its
-	// first turn to an advocate, so that the debate's own set-up — the
-	// CPU before its first model call — does not share the cores with it.
+	// begin is closed when the work may start: once the debate has
+	// handed every advocate its first turn (or one of them has answered),
+	// so that the debate's own set-up — the CPU before its first model
+	// calls — does not share the cores with it.
 	begin chan struct{}
 	open  sync.Once
 }
@@ -141,8 +142,8 @@ func (p *preparing) release() { p.open.Do(func() { close(p.begin) }) }
 // startPreparing lets a scorer that implements [scoring.Preparer] do the
 // part of step 3 that depends on the variants alone while step 2 waits on
 // advocates (and on a user answering the checkpoint after the diff). The
-// work waits until the debate's first turn starts (see gate) or step 3
-// needs it. The scorecard does not change; only the critical path gets
+// work waits until the debate has handed out its first turns (see gate)
+// or step 3 needs it. The scorecard does not change; only the critical path gets
 // shorter. The goroutine ends when it is done, when the run's context
 // ends, or when stopPreparing is called.
 func (x *run) startPreparing(ctx context.Context) {
@@ -180,30 +181,56 @@ func (x *run) releasePreparing() {
 	}
 }
 
-// gate wraps the debate's advocates so that the first turn handed to any
-// of them releases the scoring work started ahead: from then on the
-// debate waits on its advocates (model calls), and the work runs in
-// those waits rather than beside the debate's set-up.
+// gate wraps the debate's advocates so that the scoring work started
+// ahead is released once every advocate has been handed a turn — from
+// then on the debate waits on its advocates (model calls), and the work
+// runs in those waits rather than beside the debate's set-up, where a
+// busy goroutine would hold back the calls still to start — or as soon
+// as any advocate answers (an advocate an orchestrated run's elimination
+// round passes over is asked only in the final).
 func (x *run) gate(advocates []debate.Advocate) []debate.Advocate {
 	if x.prep == nil {
 		return advocates
 	}
+	g := &askedGate{asked: make([]bool, len(advocates)), left: len(advocates), release: x.prep.release}
 	out := make([]debate.Advocate, len(advocates))
 	for i, a := range advocates {
-		out[i] = releasingAdvocate{Advocate: a, release: x.prep.release}
+		out[i] = releasingAdvocate{Advocate: a, gate: g, i: i}
 	}
 	return out
 }
 
-// releasingAdvocate is an advocate that releases the work started ahead
-// when it is first asked to argue.
-type releasingAdvocate struct {
-	debate.Advocate
+// askedGate counts the advocates handed a turn.
+type askedGate struct {
+	mu      sync.Mutex
+	asked   []bool
+	left    int
 	release func()
 }
 
+func (g *askedGate) ask(i int) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if !g.asked[i] {
+		g.asked[i] = true
+		if g.left--; g.left == 0 {
+			g.release()
+		}
+	}
+}
+
+// releasingAdvocate is an advocate that counts towards releasing the
+// work started ahead when it is asked to argue, and releases it when it
+// answers.
+type releasingAdvocate struct {
+	debate.Advocate
+	gate *askedGate
+	i    int
+}
+
 func (a releasingAdvocate) Argue(ctx context.Context, turn debate.Turn) (debate.Statement, error) {
-	a.release()
+	a.gate.ask(a.i)
+	defer a.gate.release()
 	return a.Advocate.Argue(ctx, turn)
 }
 

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"runtime"
 	"strings"
 
 	"golang.org/x/sync/errgroup"
@@ -126,13 +127,27 @@ func (x *run) prepareCompare() error {
 			x.specs = append(x.specs, spec)
 		}
 	}
-	for _, d := range in.Compare {
-		doc, err := diff.Parse(d.Name, d.Content)
-		if err != nil {
-			return err
+	// The variants are parsed at once (at most one goroutine per CPU):
+	// parsing is on the critical path of every run, before any model
+	// call. The documents keep their input order, and the error reported
+	// is the first variant's that fails, as parsing in order would.
+	docs := make([]*diff.Document, len(in.Compare))
+	errs := make([]error, len(in.Compare))
+	var g errgroup.Group
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	for i, d := range in.Compare {
+		g.Go(func() error {
+			docs[i], errs[i] = diff.Parse(d.Name, d.Content)
+			return nil
+		})
+	}
+	_ = g.Wait() // the errors are in errs, by variant
+	for i, d := range in.Compare {
+		if errs[i] != nil {
+			return errs[i]
 		}
-		x.docs = append(x.docs, doc)
-		x.drafts = append(x.drafts, Draft{Name: d.Name, Content: []byte(doc.Source), Agent: d.Agent})
+		x.docs = append(x.docs, docs[i])
+		x.drafts = append(x.drafts, Draft{Name: d.Name, Content: []byte(docs[i].Source), Agent: d.Agent})
 	}
 	return nil
 }

@@ -3,9 +3,13 @@ package diff
 import (
 	"cmp"
 	"math"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
+	"sync/atomic"
+
+	"golang.org/x/sync/errgroup"
 )
 
 // Topic alignment: which sections of the variants cover the same topic.
@@ -88,7 +92,6 @@ type aligner struct {
 	// the pairs computed so far, sorted by pair.
 	cands [][][]uint64
 	sims  [][]simTable
-	dense [][3]float64 // scratch for simAll
 	// match[v][w][a] is the section of w matched to section a of v in the
 	// latest round, or -1.
 	match [][][]int
@@ -129,6 +132,12 @@ func (al *aligner) run() []topic {
 		score      float64
 	}
 	var edges []edge
+	var pairsOf [][2]int // the pairs of variants, v < w, in order
+	for v := range n {
+		for w := v + 1; w < n; w++ {
+			pairsOf = append(pairsOf, [2]int{v, w})
+		}
+	}
 	for round := range alignRounds {
 		next := make([][][]int, n)
 		for v := range n {
@@ -138,12 +147,11 @@ func (al *aligner) run() []topic {
 			}
 		}
 		edges = edges[:0]
-		for v := range n {
-			for w := v + 1; w < n; w++ {
-				for _, p := range al.assign(v, w, round > 0) {
-					next[v][w][p.a], next[w][v][p.b] = p.b, p.a
-					edges = append(edges, edge{v, p.a, w, p.b, p.score})
-				}
+		for k, pairs := range al.assignAll(pairsOf, round > 0) {
+			v, w := pairsOf[k][0], pairsOf[k][1]
+			for _, p := range pairs {
+				next[v][w][p.a], next[w][v][p.b] = p.b, p.a
+				edges = append(edges, edge{v, p.a, w, p.b, p.score})
 			}
 		}
 		al.match = next
@@ -243,11 +251,49 @@ func filled(n, x int) []int {
 
 // ---- scoring ----
 
+// assignAll makes one round's assignments of the pairs of variants, each
+// pair's in its slot. The pairs are independent within a round: each
+// reads the previous round's matches and writes only its own candidates
+// and similarity table, so they run at once, at most one worker per CPU,
+// each with its own scratch. The result is the same in any order of
+// completion.
+func (al *aligner) assignAll(pairs [][2]int, structural bool) [][]alignPair {
+	out := make([][]alignPair, len(pairs))
+	workers := min(runtime.GOMAXPROCS(0), len(pairs))
+	if workers <= 1 {
+		var sc alignScratch
+		for k, p := range pairs {
+			out[k] = al.assign(p[0], p[1], structural, &sc)
+		}
+		return out
+	}
+	var next atomic.Int64
+	var g errgroup.Group
+	g.SetLimit(workers)
+	for range workers {
+		g.Go(func() error {
+			var sc alignScratch
+			for k := int(next.Add(1) - 1); k < len(pairs); k = int(next.Add(1) - 1) {
+				out[k] = al.assign(pairs[k][0], pairs[k][1], structural, &sc)
+			}
+			return nil
+		})
+	}
+	_ = g.Wait() // the assignments cannot fail
+	return out
+}
+
+// alignScratch is one worker's scratch for simAll: a dense array by term
+// id, zero between uses.
+type alignScratch struct {
+	dense [][3]float64
+}
+
 // assign matches sections of v to sections of w one to one: greedy by
 // descending score, at least alignThreshold.
-func (al *aligner) assign(v, w int, structural bool) []alignPair {
+func (al *aligner) assign(v, w int, structural bool, sc *alignScratch) []alignPair {
 	sv, sw := al.secs[v], al.secs[w]
-	cands := al.candidates(v, w, structural)
+	cands := al.candidates(v, w, structural, sc)
 	// Each pair above the threshold as one sortable number: the score
 	// (descending) in the top 24 bits, then a and b, so that ties go in
 	// document order and sorting compares plain integers.
@@ -291,7 +337,7 @@ func keyScore(k uint64) float64 { return 4 - float64(k)/(1<<22) }
 // candidates returns the pairs (a of v, b of w) worth scoring, as a<<32|b,
 // sorted: those sharing a key term, the two titles, and with structure
 // the children of matched parents and the parents of matched children.
-func (al *aligner) candidates(v, w int, structural bool) []uint64 {
+func (al *aligner) candidates(v, w int, structural bool, sc *alignScratch) []uint64 {
 	dv, dw := al.docs[v], al.docs[w]
 	if al.cands[v][w] == nil {
 		var out []uint64
@@ -316,7 +362,7 @@ func (al *aligner) candidates(v, w int, structural bool) []uint64 {
 			out = []uint64{} // computed, and empty
 		}
 		al.cands[v][w] = out
-		al.simAll(v, w, out)
+		al.simAll(v, w, out, sc)
 	}
 	if !structural {
 		return al.cands[v][w]
@@ -345,7 +391,7 @@ func (al *aligner) candidates(v, w int, structural bool) []uint64 {
 	}
 	slices.Sort(out)
 	out = slices.Compact(out)
-	al.simAll(v, w, out)
+	al.simAll(v, w, out, sc)
 	return mergeSorted(al.cands[v][w], out)
 }
 
@@ -415,8 +461,8 @@ func (al *aligner) sim(v, a, w, b int) alignSim {
 
 // simAll computes the content similarities of the pairs (a of v, b of w)
 // in cands (sorted) that the table lacks: each section of v is spread once
-// into dense arrays that its candidates' vectors look up.
-func (al *aligner) simAll(v, w int, cands []uint64) {
+// into sc's dense array, which its candidates' vectors look up.
+func (al *aligner) simAll(v, w int, cands []uint64, sc *alignScratch) {
 	t := &al.sims[v][w]
 	var todo []uint64
 	for _, c := range cands {
@@ -427,18 +473,19 @@ func (al *aligner) simAll(v, w int, cands []uint64) {
 	if len(todo) == 0 {
 		return
 	}
-	if len(al.dense) < len(al.terms) {
-		al.dense = make([][3]float64, len(al.terms))
+	if len(sc.dense) < len(al.terms) {
+		sc.dense = make([][3]float64, len(al.terms))
 	}
+	dense := sc.dense
 	spread := func(x *alignSec, on bool) {
 		for k, i := range x.title.ids {
-			al.dense[i][0] = pick(on, x.title.w[k])
+			dense[i][0] = pick(on, x.title.w[k])
 		}
 		for k, i := range x.body.ids {
-			al.dense[i][1] = pick(on, x.body.w[k])
+			dense[i][1] = pick(on, x.body.w[k])
 		}
 		for k, i := range x.sub.ids {
-			al.dense[i][2] = pick(on, x.sub.w[k])
+			dense[i][2] = pick(on, x.sub.w[k])
 		}
 	}
 	sims := make([]alignSim, len(todo))
@@ -455,16 +502,16 @@ func (al *aligner) simAll(v, w int, cands []uint64) {
 		y := &al.secs[w][b]
 		s := &sims[n]
 		for k, i := range y.title.ids {
-			s.title += y.title.w[k] * al.dense[i][0]
+			s.title += y.title.w[k] * dense[i][0]
 		}
 		for k, i := range y.body.ids {
-			s.own += y.body.w[k] * al.dense[i][1]
+			s.own += y.body.w[k] * dense[i][1]
 		}
 		if y.end == b+1 && al.secs[v][a].end == a+1 {
 			s.sub = s.own // two sections without subsections
 		} else {
 			for k, i := range y.sub.ids {
-				s.sub += y.sub.w[k] * al.dense[i][2]
+				s.sub += y.sub.w[k] * dense[i][2]
 			}
 		}
 	}

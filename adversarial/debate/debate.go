@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"slices"
+	"sync"
 
 	"golang.org/x/sync/errgroup"
 
@@ -52,6 +53,10 @@ type config struct {
 	// without judging which are contested: the orchestrator's check of
 	// the whole input, whose debates judge their own.
 	validateOnly bool
+	// eliminations, in an orchestrated run's elimination rounds, opens
+	// when every group has handed round 1's turns to its advocates: the
+	// groups' background work waits for it (see firstTurns).
+	eliminations *firstTurns
 }
 
 // WithConcurrency bounds how many advocates speak at once in round 1.
@@ -147,6 +152,62 @@ type debate struct {
 	// dropped holds the last error of each advocate dropped after its
 	// retry, so a debate that runs out of advocates says why.
 	dropped []error
+	// contested is open while warmBackground judges the contested
+	// points; contestedIDs is its answer, read once contested is closed.
+	contested    chan struct{}
+	contestedIDs []string
+	// first opens when round 1's turns are all handed out.
+	first *firstTurns
+}
+
+// firstTurns opens once every one of a set of advocates has been handed
+// its first turn. The CPU work a debate does beside its first model calls
+// — judging the contested points, measuring the variants, the host's own
+// preparation — waits for it: on a machine with few cores, a goroutine
+// busy with that work holds a core for a whole time slice, and the
+// advocates still to be asked (another group's, in an orchestrated run)
+// would wait behind it, each call starting milliseconds late.
+type firstTurns struct {
+	mu   sync.Mutex
+	left map[string]bool
+	open chan struct{}
+}
+
+func newFirstTurns(labels []string) *firstTurns {
+	f := &firstTurns{left: make(map[string]bool, len(labels)), open: make(chan struct{})}
+	for _, l := range labels {
+		f.left[l] = true
+	}
+	if len(f.left) == 0 {
+		close(f.open)
+	}
+	return f
+}
+
+// asked records that the advocate of label has been handed a turn.
+func (f *firstTurns) asked(label string) {
+	if f == nil {
+		return
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.left[label] {
+		delete(f.left, label)
+		if len(f.left) == 0 {
+			close(f.open)
+		}
+	}
+}
+
+// wait returns once every advocate has been asked, or ctx ends.
+func (f *firstTurns) wait(ctx context.Context) {
+	if f == nil {
+		return
+	}
+	select {
+	case <-f.open:
+	case <-ctx.Done():
+	}
 }
 
 func newDebate(in Input, cfg config) (*debate, error) {
@@ -221,10 +282,49 @@ func newDebate(in Input, cfg config) (*debate, error) {
 	if res.Points == nil {
 		res.Points = []string{}
 	}
-	if !cfg.validateOnly {
-		res.ContestedPoints = contestedPoints(in, d.points, d.memo.root())
-	}
 	return d, nil
+}
+
+// warmBackground starts, in the background, the debate's work that
+// round 1's turns do not wait for, so that its first model calls go out
+// at once and the work runs while they are in flight — off the critical
+// path, which with an orchestrator would otherwise hold back each
+// group's calls, and the final's, by the work on its variants:
+//
+//   - judging which points are contested: awaitContested takes the
+//     answer before anything reads it (the round's tally, an abort, the
+//     result);
+//   - the heuristic's assessment of the debate's variants on its points,
+//     which the turns of heuristic advocates (and of any advocate that
+//     falls back on one) read after their model calls.
+//
+// The returned function waits for the goroutine.
+func (d *debate) warmBackground(ctx context.Context) (wait func()) {
+	contested, done := make(chan struct{}), make(chan struct{})
+	d.contested = contested
+	go func() {
+		defer close(done)
+		// The judging does not stop with ctx (it is bounded, and the
+		// result's transcript needs it): ctx only ends the wait.
+		d.first.wait(ctx)
+		d.cfg.eliminations.wait(ctx)
+		d.contestedIDs = contestedPoints(d.in, d.points, d.memo.root())
+		close(contested)
+		if ctx.Err() == nil {
+			debateAssessment(d.turn(1, 0, nil))
+		}
+	}()
+	return func() { <-done }
+}
+
+// awaitContested waits for warmBackground to judge the contested points
+// and records its answer.
+func (d *debate) awaitContested() {
+	if d.contested == nil {
+		return
+	}
+	<-d.contested
+	d.res.ContestedPoints, d.contested = d.contestedIDs, nil
 }
 
 func (d *debate) warn(ctx context.Context, w string) {
@@ -240,6 +340,8 @@ func (d *debate) log(ctx context.Context, line string) {
 }
 
 func (d *debate) run(ctx context.Context) (*Result, error) {
+	d.first = newFirstTurns(d.labels)
+	defer d.warmBackground(ctx)() // no goroutine outlives the debate
 	for r := 1; ; r++ {
 		var err error
 		if r == 1 {
@@ -281,15 +383,17 @@ func (d *debate) parallelRound(ctx context.Context) error {
 	outs := make([]outcome, n)
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(cmpOr(d.cfg.limit, n))
+	if d.cfg.shared == nil { // an orchestrated run measures all its variants at once
+		defer warmMeasures(gctx, d.first, d.memo, d.in, d.points)()
+	}
 	for i := range n {
 		turn := d.turn(1, i, nil)
 		g.Go(func() error {
+			d.first.asked(d.labels[i])
+			d.cfg.eliminations.asked(d.labels[i])
 			outs[i] = d.attempt(gctx, i, turn)
 			return outs[i].fatal
 		})
-	}
-	if d.cfg.shared == nil { // an orchestrated run measures all its variants at once
-		defer warmMeasures(gctx, d.memo, d.in, d.points)()
 	}
 	err := g.Wait()
 	round := Round{Number: 1}
@@ -333,6 +437,7 @@ func (d *debate) sequentialRound(ctx context.Context, r int) error {
 // closeRound tallies the round just run, or aborts when fewer than two
 // advocates are left.
 func (d *debate) closeRound(ctx context.Context) error {
+	d.awaitContested()
 	round := &d.res.Rounds[len(d.res.Rounds)-1]
 	if len(round.Statements) < 2 || d.activeCount() < 2 {
 		return ErrTooFewAdvocates
@@ -541,6 +646,7 @@ func (d *debate) abort(ctx context.Context, r int, cause error) error {
 
 // finish fills in the scoring matrix, the final agreement and the usage.
 func (d *debate) finish() {
+	d.awaitContested()
 	res := d.res
 	res.Usage = slices.Clone(d.usage)
 	res.Unresolved = []string{}
@@ -577,16 +683,17 @@ func (d *debate) finish() {
 
 // warmMeasures measures the variants of in (see measureVariant, and
 // docViewOf for the contested points) in the background, into m, while
-// the advocates' first turns are in flight:
+// the advocates' first turns are in flight (from when first opens):
 // the turns of heuristic advocates — and of any advocate that falls back
 // on one — then find the measures ready instead of computing them after
 // their model call. A measure an advocate asks for first is computed
 // once, by whichever gets there first. The returned function waits for
 // the goroutine, which stops early when ctx ends.
-func warmMeasures(ctx context.Context, m *memo, in Input, points []diff.Point) (wait func()) {
+func warmMeasures(ctx context.Context, first *firstTurns, m *memo, in Input, points []diff.Point) (wait func()) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
+		first.wait(ctx)
 		for _, v := range in.Variants {
 			if ctx.Err() != nil || v.Doc == nil {
 				return

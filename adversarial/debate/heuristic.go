@@ -89,7 +89,7 @@ func (h *HeuristicAdvocate) Argue(ctx context.Context, turn Turn) (Statement, er
 	}
 	// Every advocate of a debate measures the same; the debate's memo
 	// lets them measure once.
-	a, _ := memoGet(turn.memo, "heuristic-assessment", func() (assessment, error) { return assess(turn), nil })
+	a := debateAssessment(turn)
 	g := &argument{turn: turn, a: a, self: turn.Self.Label}
 	g.positions(h.margin(turn.Round))
 	st := Statement{Positions: g.pos}
@@ -102,6 +102,14 @@ func (h *HeuristicAdvocate) Argue(ctx context.Context, turn Turn) (Statement, er
 		g.closing(&st)
 	}
 	return st, nil
+}
+
+// debateAssessment is assess(turn), once per debate: it depends on the
+// debate's variants and points, not on whose turn it is (see
+// warmBackground, which computes it while the first calls are in flight).
+func debateAssessment(turn Turn) assessment {
+	a, _ := memoGet(turn.memo, "heuristic-assessment", func() (assessment, error) { return assess(turn), nil })
+	return a
 }
 
 // argument builds one heuristic statement.
@@ -222,12 +230,18 @@ func (g *argument) opening(st *Statement) {
 }
 
 // strongest returns, among the points ids, the one where label leads the
-// others by most.
+// others by most (the first such point in the debate's order). The ids
+// are looked up in a set: an advocate may lead on thousands of points,
+// and a scan of them per point made the opening quadratic.
 func (g *argument) strongest(label string, ids []string) (pointMarks, bool) {
+	in := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		in[id] = true
+	}
 	var best pointMarks
 	bestGap, found := math.Inf(-1), false
 	for _, pm := range g.a.points {
-		if !slices.Contains(ids, pm.point.ID) {
+		if !in[pm.point.ID] {
 			continue
 		}
 		if gap := pm.marks[label].score - runnerUp(pm, label); gap > bestGap {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
@@ -36,6 +37,16 @@ const OrchestratorThreshold = 5
 func orchestrate(ctx context.Context, in Input, cfg config, points []diff.Point) (*Result, error) {
 	groups := groupVariants(in.Variants)
 	// The groups' elimination rounds are independent: they run at once.
+	// Their background work waits until every group's advocates have
+	// their turns (see firstTurns).
+	var debated []string
+	for _, grp := range groups {
+		if len(grp) > 1 {
+			debated = append(debated, labelsOf(in, grp)...)
+		}
+	}
+	elim := cfg
+	elim.eliminations = newFirstTurns(debated)
 	results := make([]*Result, len(groups))
 	g, gctx := errgroup.WithContext(ctx)
 	for gi, grp := range groups {
@@ -45,7 +56,7 @@ func orchestrate(ctx context.Context, in Input, cfg config, points []diff.Point)
 		g.Go(func() error {
 			sub := subset(in, grp)
 			sub.Depth = DepthQuick // an elimination round is one round of statements
-			res, err := debateOnce(gctx, sub, cfg)
+			res, err := debateOnce(gctx, sub, elim)
 			var de *Error
 			if err != nil && errors.Is(err, ErrTooFewAdvocates) && errors.As(err, &de) && de.Result != nil && gctx.Err() == nil {
 				res, err = de.Result, nil // whoever remains goes on
@@ -60,7 +71,7 @@ func orchestrate(ctx context.Context, in Input, cfg config, points []diff.Point)
 	// While the elimination rounds' first turns are in flight, every
 	// variant is measured once for the heuristic: the groups and the final
 	// share the measures.
-	warmed := warmMeasures(gctx, cfg.shared, in, points)
+	warmed := warmMeasures(gctx, elim.eliminations, cfg.shared, in, points)
 	err := g.Wait()
 	warmed()
 	if err != nil {
@@ -194,17 +205,34 @@ func groupVariants(vs []Variant) [][]int {
 	n := len(vs)
 	want := (n + 2) / 3
 	limit := (n + want - 1) / want
+	// The grouping runs before any advocate is asked, on the critical
+	// path: the word sets are built at once (one goroutine per CPU) and
+	// each pair's overlap is computed once, not once per candidate join.
 	sets := make([]words.Set, n)
+	var g errgroup.Group
+	g.SetLimit(runtime.GOMAXPROCS(0))
 	for i, v := range vs {
 		if v.Doc != nil {
-			sets[i] = words.NewSet(v.Doc.Source)
+			g.Go(func() error {
+				sets[i] = words.NewSet(v.Doc.Source)
+				return nil
+			})
+		}
+	}
+	_ = g.Wait() // building a set cannot fail
+	dice := make([][]float64, n)
+	for i := range dice {
+		dice[i] = make([]float64, n)
+		for j := range i {
+			dice[i][j] = sets[i].Dice(sets[j])
+			dice[j][i] = dice[i][j]
 		}
 	}
 	sim := func(a, b []int) float64 {
 		total := 0.0
 		for _, i := range a {
 			for _, j := range b {
-				total += sets[i].Dice(sets[j])
+				total += dice[i][j]
 			}
 		}
 		return total / float64(len(a)*len(b))
