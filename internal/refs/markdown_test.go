@@ -12,11 +12,7 @@ import (
 // by its destination, code, HTML and headings hide their text, and the
 // text of tables, lists and quotes is prose.
 func TestFindFromTree(t *testing.T) {
-	tests := []struct {
-		name string
-		body string
-		want []string
-	}{
+	checkFind(t, []findCase{
 		{"link inside a code span", "Write `[x](#a)` for a link; Section 1 counts.", []string{"section:1=Section 1"}},
 		{"sign inside a code span", "The `§3` macro and ``Section `4` `` stay code.", nil},
 		{"link to a URL", "[Section 2](https://example.com/#section-2)", nil},
@@ -33,17 +29,7 @@ func TestFindFromTree(t *testing.T) {
 		{"block quote", "> quoted [y](#y)\n> and §5", []string{"anchor:y=[y](#y)", "section:5=§5"}},
 		{"heading in a list item", "- ## Section 3\n- see [x](#x)", []string{"anchor:x=[x](#x)"}},
 		{"code block in a list item", "- item\n\n      Section 6 is code\n", nil},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			d := parse(t, "# Doc\n\n## Intro\n\n"+tt.body+"\n")
-			got := Find(d)
-			assert.Equal(t, tt.want, brief(got))
-			for _, r := range got {
-				assert.Equal(t, r.Text, d.Text(r.Span), "span covers the text")
-			}
-		})
-	}
+	})
 }
 
 func TestProse(t *testing.T) {

@@ -28,12 +28,33 @@ func brief(rs []Ref) []string {
 	return out
 }
 
+// findCase is a body under a heading, and the references Find must return
+// in brief form (kind:target=text).
+type findCase struct {
+	name string
+	body string
+	want []string
+}
+
+// checkFind runs Find on each case's body and checks the references and
+// that every span and line points at the reference's text.
+func checkFind(t *testing.T, tests []findCase) {
+	t.Helper()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := parse(t, "# Doc\n\n## Intro\n\n"+tt.body+"\n")
+			got := Find(d)
+			assert.Equal(t, tt.want, brief(got))
+			for _, r := range got {
+				assert.Equal(t, r.Text, d.Text(r.Span), "span covers the text")
+				assert.Equal(t, d.LineAt(r.Span.Start), r.Line)
+			}
+		})
+	}
+}
+
 func TestFind(t *testing.T) {
-	tests := []struct {
-		name string
-		body string
-		want []string
-	}{
+	checkFind(t, []findCase{
 		{"section", "As Section 3.2 says.", []string{"section:3.2=Section 3.2"}},
 		{"lower case and sentence end", "see section 4.", []string{"section:4=section 4"}},
 		{"sign", "Per §3.2 and §§ 4.", []string{"section:3.2=§3.2", "section:4=§§ 4"}},
@@ -63,18 +84,7 @@ func TestFind(t *testing.T) {
 		{"reference link to an anchor", "See [Caching][c].\n\n[c]: #caching", []string{"anchor:caching=[Caching][c]"}},
 		{"no words", "Nothing to see here.", nil},
 		{"year is not a milestone", "Milestones matter in 2026.", nil},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			d := parse(t, "# Doc\n\n## Intro\n\n"+tt.body+"\n")
-			got := Find(d)
-			assert.Equal(t, tt.want, brief(got))
-			for _, r := range got {
-				assert.Equal(t, r.Text, d.Text(r.Span), "span covers the text")
-				assert.Equal(t, d.LineAt(r.Span.Start), r.Line)
-			}
-		})
-	}
+	})
 }
 
 func TestFindSkipsCodeAndHeadings(t *testing.T) {
