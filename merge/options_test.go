@@ -2,6 +2,7 @@ package merge
 
 import (
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 )
@@ -18,8 +19,10 @@ func TestOptionKinds(t *testing.T) {
 		_, isOption := o.(Option)
 		assert.False(t, isOption, "%s must not be usable where an Option is expected", name)
 	}
-	for name, o := range map[string]Option{"WithClock": WithClock(nil), "WithLogger": WithLogger(nil),
-		"WithScanner": WithScanner(nil), "WithTopicMatcher": WithTopicMatcher(nil)} {
-		assert.NotNil(t, o, name)
-	}
+	// The common options reach both mergers: a clock set through either
+	// constructor is the one its merges use.
+	now := func() time.Time { return time.Date(2030, 1, 2, 3, 4, 5, 0, time.UTC) }
+	assert.Equal(t, now(), newConfig([]Option{WithClock(now)}).now())
+	assert.Equal(t, now(), newModelConfig([]ModelOption{WithClock(now), WithModel("m")}).now())
+	assert.Equal(t, "m", newModelConfig([]ModelOption{WithModel("m")}).model)
 }

@@ -18,13 +18,7 @@ import (
 )
 
 // env is a fake environment.
-func env(kv ...string) models.Env {
-	m := map[string]string{}
-	for i := 0; i+1 < len(kv); i += 2 {
-		m[kv[i]] = kv[i+1]
-	}
-	return func(k string) (string, bool) { v, ok := m[k]; return v, ok }
-}
+func env(kv ...string) models.Env { return models.MapEnv(kv...) }
 
 func ask(t *testing.T, reg *provider.Registry, model string) provider.Response {
 	t.Helper()

@@ -106,6 +106,16 @@ func (f Flags) DefaultModel() string {
 // Env looks up an environment variable, as os.LookupEnv does.
 type Env func(key string) (string, bool)
 
+// MapEnv is an Env of the given key, value pairs, for tests and hosts
+// that configure the commands without a process environment.
+func MapEnv(kv ...string) Env {
+	m := map[string]string{}
+	for i := 0; i+1 < len(kv); i += 2 {
+		m[kv[i]] = kv[i+1]
+	}
+	return func(k string) (string, bool) { v, ok := m[k]; return v, ok }
+}
+
 // Option configures [Open].
 type Option func(*config)
 
