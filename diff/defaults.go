@@ -3,7 +3,8 @@ package diff
 import (
 	"fmt"
 	"regexp"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 )
 
@@ -72,12 +73,7 @@ func detectDefaults(in DetectInput) []Contradiction {
 				}
 			}
 		}
-		flags := make([]string, 0, len(byFlag))
-		for f := range byFlag {
-			flags = append(flags, f)
-		}
-		sort.Strings(flags)
-		for _, f := range flags {
+		for _, f := range slices.Sorted(maps.Keys(byFlag)) {
 			ss := byFlag[f]
 			for i := range ss {
 				for j := i + 1; j < len(ss); j++ {
