@@ -2,8 +2,8 @@ package diff
 
 import (
 	"fmt"
-	"regexp"
 	"maps"
+	"regexp"
 	"slices"
 	"strings"
 )
