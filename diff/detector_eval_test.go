@@ -10,7 +10,9 @@ package diff_test
 //	    writes /dir/set-NN-requestK.txt, one file per request
 //	CRUCIBLE_DETECTOR_REPLIES=/dir go test ./diff -run TestDetectorReplay -v
 //	    reads /dir/set-NN-requestK.txt (the reply to that prompt), replays
-//	    them and prints precision and recall per set and in total
+//	    them and prints precision and recall per set and in total; with
+//	    CRUCIBLE_DETECTOR_PROMPTS set too, it names every request whose
+//	    prompt differs from the one the replies answered
 //
 // Replies are tied to one version of the prompt; they stay out of the
 // repository.
@@ -21,6 +23,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -194,15 +197,25 @@ func TestDetectorPrompts(t *testing.T) {
 	}
 }
 
-// replayer answers each request with the saved reply of its file.
+// replayer answers each request with the saved reply of its file. When
+// prompts is set, it also compares each request with the prompt the
+// replies answered, so that replies are never scored against a prompt
+// they did not see without saying so.
 type replayer struct {
-	dir, set string
-	mu       sync.Mutex
-	missing  []string
+	dir, set, prompts string
+	mu                sync.Mutex
+	missing, changed  []string
 }
 
 func (r *replayer) Complete(_ context.Context, req provider.Request) (provider.Response, error) {
 	name := detectorRequestFile(r.set, req)
+	if r.prompts != "" {
+		if saved, err := os.ReadFile(filepath.Join(r.prompts, name)); err != nil || string(saved) != detectorPromptText(req) {
+			r.mu.Lock()
+			r.changed = append(r.changed, name)
+			r.mu.Unlock()
+		}
+	}
 	text, err := os.ReadFile(filepath.Join(r.dir, name))
 	if err != nil {
 		r.mu.Lock()
@@ -237,11 +250,15 @@ func TestDetectorReplay(t *testing.T) {
 			t.Logf("%s: no replies, not scored", set)
 			continue
 		}
-		rp := &replayer{dir: replies, set: set}
+		rp := &replayer{dir: replies, set: set, prompts: os.Getenv(detectorPromptsEnv)}
 		a := analyseWithDetector(t, docs, rp)
 		if len(rp.missing) > 0 {
 			t.Errorf("%s: no reply for %v", set, rp.missing)
 			continue
+		}
+		if len(rp.changed) > 0 {
+			slices.Sort(rp.changed)
+			t.Logf("%s: the prompt differs from the one answered for %v", set, rp.changed)
 		}
 		points := evalPoints(tr, a)
 		c, matches, found := scoreContradictions(tr, points)

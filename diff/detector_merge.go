@@ -14,7 +14,10 @@ import (
 
 // citing returns the index of an indexed contradiction that cites every
 // statement c cites, or every one of whose statements c cites: the same
-// conflict, found by another detector with more or fewer sides.
+// conflict, found by another detector with more or fewer sides. Two
+// statements in common are needed, or one when c cites only one (a
+// statement that contradicts itself, such as a count beside a list of
+// another length).
 func (idx coverage) citing(c Contradiction) (int, bool) {
 	if len(c.Claims) == 0 {
 		return 0, false
@@ -33,7 +36,7 @@ func (idx coverage) citing(c Contradiction) (int, bool) {
 	}
 	best := -1
 	for i, n := range counts {
-		if n >= 2 && (n == len(lines) || n == idx.size(i)) {
+		if n >= min(2, len(lines)) && (n == len(lines) || n == idx.size(i)) {
 			if best < 0 || i < best {
 				best = i
 			}

@@ -193,3 +193,35 @@ func TestConflictRestates(t *testing.T) {
 		})
 	}
 }
+
+// TestCoverageCiting: which indexed contradiction a finding restates.
+func TestCoverageCiting(t *testing.T) {
+	claim := func(v, line int) Claim { return Claim{Variant: v, Line: line} }
+	indexed := []Contradiction{
+		{Claims: []Claim{claim(0, 318), claim(0, 140)}}, // a count row against a verdict elsewhere
+		{Claims: []Claim{claim(0, 10), claim(1, 20), claim(2, 30)}},
+	}
+	cov := newCoverage(indexed)
+	tests := []struct {
+		name   string
+		claims []Claim
+		want   int // -1: none
+	}{
+		{"same statements", []Claim{claim(0, 318), claim(0, 140)}, 0},
+		{"fewer sides of a wider finding", []Claim{claim(1, 20), claim(2, 30)}, 1},
+		{"more sides than the indexed finding", []Claim{claim(0, 318), claim(0, 140), claim(1, 5)}, 0},
+		{"one statement cited twice, inside a finding", []Claim{claim(0, 318), claim(0, 318)}, 0},
+		{"one statement shared with a finding of two others", []Claim{claim(0, 318), claim(1, 7)}, -1},
+		{"no statement in common", []Claim{claim(1, 7), claim(2, 8)}, -1},
+		{"nothing cited", nil, -1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, ok := cov.citing(Contradiction{Claims: tt.claims})
+			if !ok {
+				got = -1
+			}
+			assert.Equal(t, tt.want, got)
+		})
+	}
+}

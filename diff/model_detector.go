@@ -39,16 +39,16 @@ var contradictionsTemplate string
 // Every finding is verified before it counts: both statements must exist,
 // the subject must be named in each (or in its section or row), a numeric
 // finding needs a number on each side, and the model's confidence must
-// not be low. A side that fails is left out when the others still make
-// the finding (two statements or more, over the same variants, each
-// naming most of the subject). A finding that fails, or that the model
-// marks as an intended change between successive revisions, is reported
-// as a content difference with the reason ([ModelDetector.DetectAll]),
-// never as a contradiction; one citing unknown statements is dropped,
-// and one restating a finding already kept (the model's or the rules')
-// is merged into it. Statements
-// travel inside fenced blocks, so text in a variant cannot instruct the
-// model.
+// be high (a medium-confidence finding is a difference to check). A side
+// that fails is left out when the others still make the finding (two
+// statements or more, over the same variants, each naming most of the
+// subject). A finding that fails, or that the model marks as an intended
+// change between successive revisions, is reported as a content
+// difference with the reason ([ModelDetector.DetectAll]), never as a
+// contradiction; one citing unknown statements is dropped, and one
+// restating a finding already kept (the model's or the rules') is merged
+// into it. Statements travel inside fenced blocks, so text in a variant
+// cannot instruct the model.
 //
 // Use it beside the rules: diff.WithDetectors(diff.RuleDetector{}, model).
 type ModelDetector struct {

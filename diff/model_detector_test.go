@@ -185,7 +185,8 @@ func TestAnalyzeWithModelDetector(t *testing.T) {
 		idAt(first.Evidence[1].Variant, first.Evidence[1].Line), first.Evidence[1].Line)
 	echo := providertest.NewFake()
 	echo.On().Reply(`{"contradictions": [` + same + `,` +
-		`{"kind": "dependency", "subject": "order of the plan", "claims": ["A4", "C2"], "impact": "Low"},` +
+		`{"kind": "dependency", "subject": "order of the plan", "claims": ["A4", "C2"], "impact": "Low", "confidence": "high"},` +
+		`{"kind": "dependency", "subject": "order of the plan", "claims": ["A4", "B4"], "impact": "Low"},` +
 		`{"kind": "scope", "subject": "colour of the bikeshed", "claims": ["C1", "B4"], "confidence": "high", "reason": "a subject neither names"}]}`)
 	m, err = NewModelDetector(echo, "opus")
 	require.NoError(t, err)
@@ -204,8 +205,9 @@ func TestAnalyzeWithModelDetector(t *testing.T) {
 			unconfirmed = append(unconfirmed, p)
 		}
 	}
-	require.Len(t, unconfirmed, 1)
-	assert.Contains(t, unconfirmed[0].Reason, `the subject "colour of the bikeshed" is not named`)
+	require.Len(t, unconfirmed, 2)
+	assert.Contains(t, unconfirmed[0].Reason, "the model's confidence is medium", "no confidence given counts as medium, shown as a difference")
+	assert.Contains(t, unconfirmed[1].Reason, `the subject "colour of the bikeshed" is not named`)
 	assert.NotContains(t, rules.Markdown(), "found by", "the rules alone render as before")
 
 	_, err = NewModelDetector(nil, "x")
