@@ -18,10 +18,11 @@ import (
 
 // detPart is the statements of one request.
 type detPart struct {
-	topics []string
-	stmts  []*detStatement
-	tokens int
-	final  bool
+	topics  []string
+	stmts   []*detStatement
+	tokens  int
+	final   bool
+	related int // statements from other topics that name the same identifiers (see addRelated)
 }
 
 // detUnit is one topic's statements.

@@ -96,7 +96,9 @@ type ModelDetectorOption func(*ModelDetector) error
 // and Fields (one line per labelled field whose values differ; the rules
 // already report these); "user" gets Statements (the request's
 // statements, by section), Topics (what part of the variants they are)
-// and Final (set for the last request, over summaries and totals).
+// Final (set for the last request, over summaries and totals) and
+// Related (set when the request also holds statements of other sections
+// that name the same identifiers).
 func WithDetectorPrompts(fsys fs.FS) ModelDetectorOption {
 	return func(m *ModelDetector) error { m.prompts = fsys; return nil }
 }
@@ -281,12 +283,13 @@ func (m *ModelDetector) Plan(in DetectInput) (DetectorPlan, error) {
 	}
 	parts := packRequests(in, stmts, room, m.groupTokens)
 	if len(parts) > 1 {
+		parts = addRelated(in.Documents, parts, room)
 		if final := finalPart(in, stmts, room); len(final.stmts) > 0 {
 			parts = append(parts, final)
 		}
 	}
 	for i, p := range parts {
-		user, err := m.render("user", map[string]any{"Statements": p.render(in.Documents), "Topics": p.describe(), "Final": p.final})
+		user, err := m.render("user", map[string]any{"Statements": p.render(in.Documents), "Topics": p.describe(), "Final": p.final, "Related": p.related > 0})
 		if err != nil {
 			return plan, err
 		}
