@@ -97,7 +97,8 @@ func (x *run) planConflicts(a *diff.Analysis, d *debate.Result, base int) (confl
 		if p.Scope == diff.IntraVariant {
 			continue
 		}
-		k := merge.ResolvedConflict{Point: p.ID, Subject: p.Title}
+		k := merge.ResolvedConflict{Point: p.ID, Subject: p.Title,
+			Exclusive: p.Kind == string(diff.ExclusiveChoice) || p.Kind == string(diff.ChoiceConflict)}
 		seen := map[int]bool{}
 		for _, e := range p.Evidence {
 			if seen[e.Variant] || e.Variant >= len(x.docs) {
