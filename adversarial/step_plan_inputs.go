@@ -71,6 +71,15 @@ func (x *run) planConflicts(a *diff.Analysis, d *debate.Result, base int) (confl
 			// winning section's choice and its reasons stay together
 			if w, rule, ok := sectionWinner(a, d, f); ok {
 				k.Winner, k.Rule = w, rule
+				// a contradiction point over some of the same lines
+				// (two of the three variants' choices) follows it, or
+				// the two resolutions would write one variant's value
+				// into another's statement
+				for _, q := range a.ByCategory(diff.CategoryContradiction) {
+					if _, taken := decided[q.ID]; !taken && len(q.Evidence) > 0 && evidenceAmong(q.Evidence, lines) {
+						decided[q.ID] = k
+					}
+				}
 			}
 		}
 		if stands {
@@ -176,6 +185,16 @@ func sectionWinner(a *diff.Analysis, d *debate.Result, f diff.FieldDisagreement)
 		return "", "", false
 	}
 	return "", "", false
+}
+
+// evidenceAmong reports whether every line of ev is one of lines.
+func evidenceAmong(ev, lines []diff.Evidence) bool {
+	for _, e := range ev {
+		if !slices.ContainsFunc(lines, func(l diff.Evidence) bool { return l.Variant == e.Variant && l.Line == e.Line }) {
+			return false
+		}
+	}
+	return true
 }
 
 // contradictionAt returns a function giving the first contradiction point

@@ -113,3 +113,10 @@ func TestSectionWinner(t *testing.T) {
 		})
 	}
 }
+
+func TestEvidenceAmong(t *testing.T) {
+	lines := []diff.Evidence{{Variant: 0, Line: 21}, {Variant: 1, Line: 30}, {Variant: 2, Line: 23}}
+	assert.True(t, evidenceAmong([]diff.Evidence{{Variant: 0, Line: 21}, {Variant: 2, Line: 23}}, lines), "two of the three choices")
+	assert.False(t, evidenceAmong([]diff.Evidence{{Variant: 0, Line: 21}, {Variant: 2, Line: 40}}, lines), "a line of another statement")
+	assert.False(t, evidenceAmong([]diff.Evidence{{Variant: 1, Line: 21}}, lines), "the same line of another variant")
+}
