@@ -360,7 +360,7 @@ func evalMerge(t *testing.T, tr mergeTruth, drafts []Draft, res *Result) (mergeC
 			for _, i := range at {
 				hs = append(hs, fmt.Sprintf("%q", doc.Sections[i].Title))
 			}
-			findings = append(findings, fmt.Sprintf("topic %s (%s) appears under %d headings: %s%s", g.ID, g.Topic, len(at), strings.Join(hs, ", "), alignedNote(res, drafts, g.Sections)))
+			findings = append(findings, fmt.Sprintf("topic %s (%s) appears under %d headings: %s%s", g.ID, g.Topic, len(at), strings.Join(hs, ", "), alignedNote(res, drafts, g.Sections, baseFile, occurrences(doc, at))))
 		}
 	}
 
@@ -462,32 +462,66 @@ func headingKey(h string) string {
 	return strings.ToLower(strings.Join(strings.Fields(h), " "))
 }
 
-// alignedNote says whether step 1 aligned the group's sections of two
-// files in one topic (then the merge duplicated an aligned topic) or not
-// (then the alignment missed it).
-func alignedNote(res *Result, drafts []Draft, sections []truthSection) string {
+// occurrences returns the titles of the merged sections at.
+func occurrences(doc *diff.Document, at []int) []string {
+	var out []string
+	for _, i := range at {
+		out = append(out, doc.Sections[i].Title)
+	}
+	return out
+}
+
+// alignedNote says, for the group's sections of other variants that the
+// merged document holds (under titles), whether step 1 aligned each with a
+// base section of the group (then the merge duplicated an aligned topic)
+// or not (then the alignment missed the pair the merge needed).
+func alignedNote(res *Result, drafts []Draft, sections []truthSection, baseFile string, titles []string) string {
 	a := res.Steps.Analysis
 	if a == nil {
 		return ""
 	}
-	for _, t := range a.Topics {
-		files := map[string]bool{}
-		for v, si := range t.Sections {
-			if si < 0 || v >= len(drafts) {
-				continue
-			}
-			for _, s := range sections {
-				h := t.Headings[v].Section
-				if s.File == drafts[v].Name && (headingKey(h) == headingKey(s.Heading) || strings.HasSuffix(headingKey(h), headingKey(s.Heading))) {
-					files[s.File] = true
+	matches := func(h, want string) bool {
+		return headingKey(h) == headingKey(want) || strings.HasSuffix(headingKey(h), headingKey(want))
+	}
+	alignedWithBase := func(o truthSection) bool {
+		for _, t := range a.Topics {
+			base, other := false, false
+			for v, si := range t.Sections {
+				if si < 0 || v >= len(drafts) {
+					continue
+				}
+				for _, s := range sections {
+					if s.File == drafts[v].Name && matches(t.Headings[v].Section, s.Heading) {
+						base = base || s.File == baseFile
+						other = other || s == o
+					}
 				}
 			}
+			if base && other {
+				return true
+			}
 		}
-		if len(files) >= 2 {
-			return " — aligned by step 1"
+		return false
+	}
+	var missed, aligned []string
+	for _, s := range sections {
+		if s.File == baseFile || !slices.ContainsFunc(titles, func(h string) bool { return matches(h, s.Heading) }) {
+			continue
+		}
+		if alignedWithBase(s) {
+			aligned = append(aligned, fmt.Sprintf("%q", s.Heading))
+		} else {
+			missed = append(missed, fmt.Sprintf("%q", s.Heading))
 		}
 	}
-	return " — not aligned by step 1"
+	note := ""
+	if len(aligned) > 0 {
+		note += " — aligned with the base's by step 1: " + strings.Join(aligned, ", ")
+	}
+	if len(missed) > 0 {
+		note += " — not aligned with the base's by step 1: " + strings.Join(missed, ", ")
+	}
+	return note
 }
 
 // restated reports whether the merged document holds the minority's line
