@@ -157,6 +157,9 @@ type mergeCounts struct {
 	MajorityKept int `json:"-"`
 	// MajorityMissed is the ceiling of Splits − MajorityKept.
 	MajorityMissed int `json:"majority_missed"`
+	// AlignedAdded counts the plan's appends and inserts of a section
+	// step 1 aligned with a base section (the target is 0).
+	AlignedAdded int `json:"aligned_added"`
 }
 
 func (c *mergeCounts) add(o mergeCounts) {
@@ -169,11 +172,12 @@ func (c *mergeCounts) add(o mergeCounts) {
 	c.SupersededWrong += o.SupersededWrong
 	c.Splits += o.Splits
 	c.MajorityKept += o.MajorityKept
+	c.AlignedAdded += o.AlignedAdded
 }
 
 func (c mergeCounts) String() string {
-	return fmt.Sprintf("conflicts between variants kept %d, inside one variant %d, duplicated topics %d, broken references %d, lost subsections %d, superseded values kept %d of %d, majority value of 2–1 splits %d of %d",
-		c.Conflicts, c.IntraConflicts, c.Duplicates, c.BrokenRefs, c.LostSections, c.SupersededWrong, c.Superseded, c.MajorityKept, c.Splits)
+	return fmt.Sprintf("conflicts between variants kept %d, inside one variant %d, duplicated topics %d (aligned ones added beside the base's %d), broken references %d, lost subsections %d, superseded values kept %d of %d, majority value of 2–1 splits %d of %d",
+		c.Conflicts, c.IntraConflicts, c.Duplicates, c.AlignedAdded, c.BrokenRefs, c.LostSections, c.SupersededWrong, c.Superseded, c.MajorityKept, c.Splits)
 }
 
 func TestMergeEval(t *testing.T) {
@@ -203,9 +207,9 @@ func TestMergeEval(t *testing.T) {
 	if err := json.Unmarshal(raw, &ceil); err != nil {
 		t.Fatal(err)
 	}
-	got, limit := []int{total.Conflicts, total.IntraConflicts, total.Duplicates, total.BrokenRefs, total.LostSections, total.SupersededWrong, total.Splits - total.MajorityKept},
-		[]int{ceil.Conflicts, ceil.IntraConflicts, ceil.Duplicates, ceil.BrokenRefs, ceil.LostSections, ceil.SupersededWrong, ceil.MajorityMissed}
-	names := []string{"conflicts kept", "intra conflicts kept", "duplicated topics", "broken references", "lost subsections", "superseded values kept", "2–1 splits without the majority's value"}
+	got, limit := []int{total.Conflicts, total.IntraConflicts, total.Duplicates, total.BrokenRefs, total.LostSections, total.SupersededWrong, total.Splits - total.MajorityKept, total.AlignedAdded},
+		[]int{ceil.Conflicts, ceil.IntraConflicts, ceil.Duplicates, ceil.BrokenRefs, ceil.LostSections, ceil.SupersededWrong, ceil.MajorityMissed, ceil.AlignedAdded}
+	names := []string{"conflicts kept", "intra conflicts kept", "duplicated topics", "broken references", "lost subsections", "superseded values kept", "2–1 splits without the majority's value", "aligned topics added beside the base's"}
 	for i := range got {
 		if got[i] > limit[i] {
 			t.Errorf("%s: %d, above the ceiling %d", names[i], got[i], limit[i])
@@ -356,7 +360,7 @@ func evalMerge(t *testing.T, tr mergeTruth, drafts []Draft, res *Result) (mergeC
 			for _, i := range at {
 				hs = append(hs, fmt.Sprintf("%q", doc.Sections[i].Title))
 			}
-			findings = append(findings, fmt.Sprintf("topic %s (%s) appears under %d headings: %s%s", g.ID, g.Topic, len(at), strings.Join(hs, ", "), alignedNote(res, drafts, g.Sections)))
+			findings = append(findings, fmt.Sprintf("topic %s (%s) appears under %d headings: %s%s", g.ID, g.Topic, len(at), strings.Join(hs, ", "), alignedNote(res, drafts, g.Sections, baseFile, occurrences(doc, at))))
 		}
 	}
 
@@ -388,6 +392,7 @@ func evalMerge(t *testing.T, tr mergeTruth, drafts []Draft, res *Result) (mergeC
 	if res.Steps.Plan != nil {
 		plan = res.Steps.Plan
 	}
+	c.AlignedAdded, findings = alignedAdded(res, base, plan, findings)
 	for si, s := range baseDoc.Sections {
 		if s.Depth == 0 || slices.Contains(headings, headingKey(s.Title)) {
 			continue
@@ -399,6 +404,39 @@ func evalMerge(t *testing.T, tr mergeTruth, drafts []Draft, res *Result) (mergeC
 		findings = append(findings, fmt.Sprintf("base section %q lost with no plan change", s.Title))
 	}
 	return c, findings
+}
+
+// alignedAdded counts the plan's appends and inserts whose source section
+// step 1 aligned with a section of the base: such a topic goes into its
+// base section (replace, extend or leave), never beside it.
+func alignedAdded(res *Result, base int, plan *merge.Plan, findings []string) (int, []string) {
+	a := res.Steps.Analysis
+	if plan == nil || a == nil {
+		return 0, findings
+	}
+	n := 0
+	for _, ch := range plan.Changes {
+		if ch.Approach != merge.Append && ch.Approach != merge.Insert {
+			continue
+		}
+		v := -1
+		for i := range len(a.Variants) {
+			if label(i) == ch.Source.Variant.Label {
+				v = i
+			}
+		}
+		for _, tp := range a.Topics {
+			if v < 0 || v >= len(tp.Sections) || base >= len(tp.Sections) || tp.Sections[v] < 0 || tp.Sections[base] < 0 {
+				continue
+			}
+			if headingKey(tp.Headings[v].Section) == headingKey(ch.Source.Section.Title) {
+				n++
+				findings = append(findings, fmt.Sprintf("change #%d adds %q (%s) beside the base's aligned %q", ch.Number, ch.Source.Section.Title, ch.Approach, tp.Headings[base].Section))
+				break
+			}
+		}
+	}
+	return n, findings
 }
 
 // plannedAt reports whether a change of the plan targets the base section
@@ -424,32 +462,66 @@ func headingKey(h string) string {
 	return strings.ToLower(strings.Join(strings.Fields(h), " "))
 }
 
-// alignedNote says whether step 1 aligned the group's sections of two
-// files in one topic (then the merge duplicated an aligned topic) or not
-// (then the alignment missed it).
-func alignedNote(res *Result, drafts []Draft, sections []truthSection) string {
+// occurrences returns the titles of the merged sections at.
+func occurrences(doc *diff.Document, at []int) []string {
+	var out []string
+	for _, i := range at {
+		out = append(out, doc.Sections[i].Title)
+	}
+	return out
+}
+
+// alignedNote says, for the group's sections of other variants that the
+// merged document holds (under titles), whether step 1 aligned each with a
+// base section of the group (then the merge duplicated an aligned topic)
+// or not (then the alignment missed the pair the merge needed).
+func alignedNote(res *Result, drafts []Draft, sections []truthSection, baseFile string, titles []string) string {
 	a := res.Steps.Analysis
 	if a == nil {
 		return ""
 	}
-	for _, t := range a.Topics {
-		files := map[string]bool{}
-		for v, si := range t.Sections {
-			if si < 0 || v >= len(drafts) {
-				continue
-			}
-			for _, s := range sections {
-				h := t.Headings[v].Section
-				if s.File == drafts[v].Name && (headingKey(h) == headingKey(s.Heading) || strings.HasSuffix(headingKey(h), headingKey(s.Heading))) {
-					files[s.File] = true
+	matches := func(h, want string) bool {
+		return headingKey(h) == headingKey(want) || strings.HasSuffix(headingKey(h), headingKey(want))
+	}
+	alignedWithBase := func(o truthSection) bool {
+		for _, t := range a.Topics {
+			base, other := false, false
+			for v, si := range t.Sections {
+				if si < 0 || v >= len(drafts) {
+					continue
+				}
+				for _, s := range sections {
+					if s.File == drafts[v].Name && matches(t.Headings[v].Section, s.Heading) {
+						base = base || s.File == baseFile
+						other = other || s == o
+					}
 				}
 			}
+			if base && other {
+				return true
+			}
 		}
-		if len(files) >= 2 {
-			return " — aligned by step 1"
+		return false
+	}
+	var missed, aligned []string
+	for _, s := range sections {
+		if s.File == baseFile || !slices.ContainsFunc(titles, func(h string) bool { return matches(h, s.Heading) }) {
+			continue
+		}
+		if alignedWithBase(s) {
+			aligned = append(aligned, fmt.Sprintf("%q", s.Heading))
+		} else {
+			missed = append(missed, fmt.Sprintf("%q", s.Heading))
 		}
 	}
-	return " — not aligned by step 1"
+	note := ""
+	if len(aligned) > 0 {
+		note += " — aligned with the base's by step 1: " + strings.Join(aligned, ", ")
+	}
+	if len(missed) > 0 {
+		note += " — not aligned with the base's by step 1: " + strings.Join(missed, ", ")
+	}
+	return note
 }
 
 // restated reports whether the merged document holds the minority's line

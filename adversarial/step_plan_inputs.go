@@ -65,6 +65,23 @@ func (x *run) planConflicts(a *diff.Analysis, d *debate.Result, base int) (confl
 			k.Point = p.ID
 		}
 		k.Winner, k.Rule = x.conflictWinner(d, k, base, keys)
+		if !stands && strings.HasPrefix(k.Rule, "the base:") {
+			// no contradiction point of its own: the debate's decision on
+			// the sections that state the values decides, so that the
+			// winning section's choice and its reasons stay together
+			if w, rule, ok := sectionWinner(a, d, f); ok {
+				k.Winner, k.Rule = w, rule
+				// a contradiction point over some of the same lines
+				// (two of the three variants' choices) follows it, or
+				// the two resolutions would write one variant's value
+				// into another's statement
+				for _, q := range a.ByCategory(diff.CategoryContradiction) {
+					if _, taken := decided[q.ID]; !taken && len(q.Evidence) > 0 && evidenceAmong(q.Evidence, lines) {
+						decided[q.ID] = k
+					}
+				}
+			}
+		}
 		if stands {
 			decided[p.ID] = k
 			byValue[p.ID] = true
@@ -97,7 +114,8 @@ func (x *run) planConflicts(a *diff.Analysis, d *debate.Result, base int) (confl
 		if p.Scope == diff.IntraVariant {
 			continue
 		}
-		k := merge.ResolvedConflict{Point: p.ID, Subject: p.Title}
+		k := merge.ResolvedConflict{Point: p.ID, Subject: p.Title,
+			Exclusive: p.Kind == string(diff.ExclusiveChoice) || p.Kind == string(diff.ChoiceConflict)}
 		seen := map[int]bool{}
 		for _, e := range p.Evidence {
 			if seen[e.Variant] || e.Variant >= len(x.docs) {
@@ -129,6 +147,54 @@ func (x *run) planConflicts(a *diff.Analysis, d *debate.Result, base int) (confl
 		out = append(out, k)
 	}
 	return out, byValue
+}
+
+// sectionWinner returns the winner of the debate's decision on the
+// content point that compares the sections stating the field's values
+// (each value's section is that variant's section of the point), when the
+// debate resolved it for a variant that gives a value. A field with no
+// contradiction point of its own — a labelled "Choice:" whose variants
+// chose three ways — is otherwise left to the base, and a section the
+// debate preferred would be taken with the base's choice written into it
+// over its own reasons.
+func sectionWinner(a *diff.Analysis, d *debate.Result, f diff.FieldDisagreement) (string, string, bool) {
+	if d == nil {
+		return "", "", false
+	}
+	for _, p := range a.ByCategory(diff.CategoryContent) {
+		n := 0
+		for _, v := range f.Values {
+			if v.Section < 0 || v.Variant >= len(p.Positions) || p.Positions[v.Variant].Section != v.Section {
+				n = 0
+				break
+			}
+			n++
+		}
+		if n < 2 {
+			continue
+		}
+		dec, ok := d.Decision(p.ID)
+		if !ok || !dec.Resolved() {
+			return "", "", false
+		}
+		for _, v := range f.Values {
+			if label(v.Variant) == dec.Winner {
+				return dec.Winner, fmt.Sprintf("debate: Variant %s won %s on the sections that state it (round %d, confidence %d%%)", dec.Winner, p.ID, dec.Round, dec.Confidence), true
+			}
+		}
+		return "", "", false
+	}
+	return "", "", false
+}
+
+// evidenceAmong reports whether every line of ev is one of lines.
+func evidenceAmong(ev, lines []diff.Evidence) bool {
+	for _, e := range ev {
+		if !slices.ContainsFunc(lines, func(l diff.Evidence) bool { return l.Variant == e.Variant && l.Line == e.Line }) {
+			return false
+		}
+	}
+	return true
 }
 
 // contradictionAt returns a function giving the first contradiction point

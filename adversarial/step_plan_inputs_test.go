@@ -79,3 +79,44 @@ func TestConflictWinner(t *testing.T) {
 		})
 	}
 }
+
+func TestSectionWinner(t *testing.T) {
+	// A labelled choice that three variants answer three ways has no
+	// contradiction point of its own; the debate's decision on the
+	// content point comparing the sections that state it decides.
+	a := &diff.Analysis{Points: []diff.Point{
+		{ID: "C-001", Category: diff.CategoryContent, Positions: []diff.Position{{Section: 1}, {Section: 1}, {Section: 2}}},
+		{ID: "C-002", Category: diff.CategoryContent, Positions: []diff.Position{{Section: 3}, {Section: 3}, {Section: 3}}},
+	}}
+	f := diff.FieldDisagreement{Item: "T1", Field: "Choice", Values: []diff.FieldValue{
+		{Variant: 0, Section: 3, Value: "Option B"}, {Variant: 1, Section: 3, Value: "Option B with a checkpoint"}, {Variant: 2, Section: 3, Value: "Hybrid"},
+	}}
+	tests := []struct {
+		name string
+		d    *debate.Result
+		want string
+		ok   bool
+	}{
+		{"the debate decided the sections", &debate.Result{Decisions: []debate.Decision{{Point: "C-002", Winner: "B", Round: 1, Confidence: 72}}}, "B", true},
+		{"left open", &debate.Result{Decisions: []debate.Decision{{Point: "C-002"}}}, "", false},
+		{"a point about other sections", &debate.Result{Decisions: []debate.Decision{{Point: "C-001", Winner: "B"}}}, "", false},
+		{"no debate", nil, "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w, rule, ok := sectionWinner(a, tt.d, f)
+			assert.Equal(t, tt.ok, ok)
+			assert.Equal(t, tt.want, w)
+			if ok {
+				assert.Contains(t, rule, "C-002")
+			}
+		})
+	}
+}
+
+func TestEvidenceAmong(t *testing.T) {
+	lines := []diff.Evidence{{Variant: 0, Line: 21}, {Variant: 1, Line: 30}, {Variant: 2, Line: 23}}
+	assert.True(t, evidenceAmong([]diff.Evidence{{Variant: 0, Line: 21}, {Variant: 2, Line: 23}}, lines), "two of the three choices")
+	assert.False(t, evidenceAmong([]diff.Evidence{{Variant: 0, Line: 21}, {Variant: 2, Line: 40}}, lines), "a line of another statement")
+	assert.False(t, evidenceAmong([]diff.Evidence{{Variant: 1, Line: 21}}, lines), "the same line of another variant")
+}

@@ -23,7 +23,11 @@
 // restated only in the same form, else removed), the base's own text is
 // amended where it states a losing value ([Amendment]), and the losing
 // values are listed among the changes not being made with their source and
-// rule ([Rejection.Value]). At most one change rewrites a base section;
+// rule ([Rejection.Value]). A conflict marked [ResolvedConflict.Exclusive]
+// (one architecture, one option) that the base wins makes a variant that
+// opens with the losing choice a rival proposal: none of its sections is
+// taken, since each argues for the choice the merged document does not
+// make, and each is listed with that reason. At most one change rewrites a base section;
 // colliding contributions are listed there too instead of failing at merge
 // time. A Plan is plain data: it round-trips through JSON, so a host can
 // checkpoint it and a user can edit it. [Review] runs the interactive

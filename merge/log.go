@@ -309,6 +309,12 @@ func writeValidation(b *strings.Builder, v Validation) {
 		for _, c := range s.New {
 			fmt.Fprintf(b, "  - %s\n", mdInline(c.Description))
 		}
+		if len(s.Unresolved) > 0 {
+			fmt.Fprintf(b, "- **Unresolved, from the base:** %d — the base states both sides, and the merge does not choose between two statements of the base; resolve by hand:\n", len(s.Unresolved))
+			for _, c := range s.Unresolved {
+				fmt.Fprintf(b, "  - %s\n", mdInline(c.Description))
+			}
+		}
 	}
 	if len(v.Identifiers) > 0 {
 		b.WriteString("\n### Imported Identifiers\n\nNames imported text uses that the merged document never defines (reported; not a failure):\n\n")

@@ -25,6 +25,10 @@ import (
 //     would import a value a resolved conflict rejected
 //     (PlanInput.Conflicts) is edited to state the winner's, and every
 //     losing value is a change not being made (see plan_inputs.go);
+//   - a rival proposal — a variant that opens with an exclusive choice
+//     that lost to the base's — contributes no section: everything it
+//     argues is for the choice the merged document does not make (see
+//     rival.go);
 //   - at most one change rewrites each base section, and no change takes
 //     what an earlier one already brings (see settleCollisions); the
 //     changes left out are listed among the changes not being made.
@@ -171,12 +175,13 @@ func NewPlan(in PlanInput, opts ...Option) (Plan, error) {
 		}
 	}
 
-	var revised, facets, hollows, dropped []Rejection
+	var rival, revised, facets, hollows, dropped []Rejection
+	p.Changes, rival = dropRival(in, p.Changes)
 	p.Changes, revised = dropRevised(in, p.Changes)
 	p.Changes, facets = dropFacets(in, p.Changes)
 	p.Changes, hollows = dropHollow(in, p.Changes)
 	p.Changes, dropped = settleCollisions(in, p.Changes)
-	dropped = append(append(append(revised, facets...), hollows...), dropped...)
+	dropped = append(append(append(append(rival, revised...), facets...), hollows...), dropped...)
 	pruned := pruneAligned(in, p.Changes)
 	conflicts, amendments := resolveConflicts(in, p.Changes)
 	p.Amendments = amendments

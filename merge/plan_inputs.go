@@ -52,6 +52,11 @@ type ResolvedConflict struct {
 	Values  []ConflictValue `json:"values"`
 	Winner  string          `json:"winner"` // label
 	Rule    string          `json:"rule"`
+	// Exclusive is set when the values are exclusive choices — one
+	// architecture, one technology, one option for a question — rather
+	// than measurements or verdicts: a variant that states a losing choice
+	// in its lead is a rival proposal (see dropRival).
+	Exclusive bool `json:"exclusive,omitempty"`
 }
 
 // alignedBase returns the base section aligned with section src of

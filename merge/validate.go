@@ -126,8 +126,15 @@ type ContradictionRescan struct {
 	State RescanState     `json:"state"`
 	New   []Contradiction `json:"new,omitempty"`
 	// Baseline counts the distinct contradictions found in the base.
-	Baseline int    `json:"baseline"`
-	Err      string `json:"error,omitempty"`
+	Baseline int `json:"baseline"`
+	// Unresolved are the base's own contradictions that the merged
+	// document still holds: both statements are the base's, no variant's
+	// value was chosen over them, and the merge does not pick one of two
+	// statements of the base on its own. They do not fail validation (the
+	// merge did not introduce them); merge-log.md lists them so that a
+	// reader resolves them.
+	Unresolved []Contradiction `json:"unresolved,omitempty"`
+	Err        string          `json:"error,omitempty"`
 }
 
 // validate checks the merged document; nodes are its sections as the
@@ -286,10 +293,16 @@ func rescan(ctx context.Context, s ContradictionScanner, in Input, merged *diff.
 		known[c.Signature] = true
 	}
 	r := ContradictionRescan{State: RescanPassed, Baseline: len(known)}
+	kept := map[string]bool{}
 	for _, c := range after {
-		if !known[c.Signature] {
+		switch {
+		case !known[c.Signature]:
 			known[c.Signature] = true // report each new one once
+			kept[c.Signature] = true
 			r.New = append(r.New, c)
+		case !kept[c.Signature]:
+			kept[c.Signature] = true
+			r.Unresolved = append(r.Unresolved, c)
 		}
 	}
 	if len(r.New) > 0 {

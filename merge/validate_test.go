@@ -88,6 +88,7 @@ func TestRescan(t *testing.T) {
 		return out, nil
 	})
 	base := mustParse(t, "a.md", "## A\n\nDB=postgres\n")
+	pg := []Contradiction{{"DB=postgres", "database postgres"}}
 	variant := mustParse(t, "b.md", "## A\n\nDB=mongo\n")
 	run := func(s ContradictionScanner, variants []*diff.Document, src string) *Merged {
 		t.Helper()
@@ -99,19 +100,20 @@ func TestRescan(t *testing.T) {
 	}
 
 	m := run(scanner, []*diff.Document{variant}, "## B\n\nDB=mongo\n")
-	assert.Equal(t, ContradictionRescan{State: RescanFailed, Baseline: 1, New: []Contradiction{{"DB=mongo", "database mongo"}}}, m.Log.Validation.Rescan,
+	assert.Equal(t, ContradictionRescan{State: RescanFailed, Baseline: 1, New: []Contradiction{{"DB=mongo", "database mongo"}}, Unresolved: pg}, m.Log.Validation.Rescan,
 		"a conflict between the variants that the merge imports is new: the baseline is the base alone")
 	assert.Equal(t, StatusPartial, m.Status())
 
 	m = run(scanner, []*diff.Document{variant}, "## B\n\nDB=postgres\n")
-	assert.Equal(t, ContradictionRescan{State: RescanPassed, Baseline: 1}, m.Log.Validation.Rescan, "what the base had is not new")
+	assert.Equal(t, ContradictionRescan{State: RescanPassed, Baseline: 1, Unresolved: pg}, m.Log.Validation.Rescan, "what the base had is not new, and is listed as unresolved")
+	assert.Contains(t, m.Log.Markdown(), "- **Unresolved, from the base:** 1 — the base states both sides")
 	assert.Equal(t, StatusSuccess, m.Status())
 
 	m = run(scanner, nil, "## B\n\nDB=mongo DB=sqlite DB=sqlite\n")
 	assert.Equal(t, RescanFailed, m.Log.Validation.Rescan.State)
 	assert.Equal(t, []Contradiction{{"DB=mongo", "database mongo"}, {"DB=sqlite", "database sqlite"}}, m.Log.Validation.Rescan.New, "without the variants, only the base counts; each new one once")
 	assert.Equal(t, StatusPartial, m.Status())
-	assert.Contains(t, m.Log.Markdown(), "❌ Fail\n\n- **Contradictions in the base:** 1\n- **New contradictions introduced:** 2\n  - database mongo\n  - database sqlite\n")
+	assert.Contains(t, m.Log.Markdown(), "❌ Fail\n\n- **Contradictions in the base:** 1\n- **New contradictions introduced:** 2\n  - database mongo\n  - database sqlite\n- **Unresolved, from the base:** 1")
 
 	failing := ScannerFunc(func(context.Context, []*diff.Document) ([]Contradiction, error) {
 		return nil, errors.New("detector offline")
