@@ -333,14 +333,21 @@ func planChange(in PlanInput, v Variant, sec int, target SectionRef, approach Ap
 }
 
 // placement finds where a section the base lacks goes: under the base
-// section matching its parent, else after the one matching its nearest
-// previous sibling, else after the base's last top-level section. A
-// section's match is its counterpart: the base section covering the same
-// topic, by the alignment, else by title (see PlanInput.counterpart).
+// section matching its parent — right after the subsection there that
+// matches its nearest previous sibling, so that it keeps its place in
+// the source's order ("Delta 2.4" after "Delta 2.3", not after the
+// section's closing summary), else last — else after the one matching
+// its nearest previous sibling, else after the base's last top-level
+// section. A section's match is its counterpart: the base section
+// covering the same topic, by the alignment, else by title (see
+// PlanInput.counterpart).
 func placement(in PlanInput, v Variant, sec int) (Approach, int) {
 	s := v.Doc.Sections[sec]
 	if s.Parent >= 0 && v.Doc.Sections[s.Parent].Depth > 0 {
 		if t := in.counterpart(v, s.Parent); t >= 0 {
+			if p := in.prevCounterpart(v, sec); p >= 0 && in.Base.Doc.Sections[p].Parent == t {
+				return Append, p
+			}
 			return Insert, t
 		}
 	}

@@ -101,8 +101,8 @@ func TestNewPlanPlacement(t *testing.T) {
 			[]Strength{{Variant: "B", Section: SectionRef{Title: "Storage"}, Point: "S-001"}},
 			[]Decision{{Point: "S-001", Winner: "B", Confidence: 80}},
 			[]string{"restructure 2. Storage <- Storage"}},
-		{"parent in base inserts", []Strength{{Variant: "B", Section: SectionRef{Title: "Indexes"}}}, nil,
-			[]string{"insert 2. Storage <- Indexes"}},
+		{"under the parent's counterpart, after its previous sibling's", []Strength{{Variant: "B", Section: SectionRef{Title: "Indexes"}}}, nil,
+			[]string{"append 2.1 Schema <- Indexes"}},
 		{"previous sibling in base appends after it", []Strength{{Variant: "B", Section: SectionRef{Title: "Security"}}}, nil,
 			[]string{"append 2. Storage <- Security"}},
 		{"nested under a matching parent inserts", []Strength{{Variant: "B", Section: SectionRef{Title: "Runbooks"}}}, nil,
@@ -124,7 +124,7 @@ func TestNewPlanPlacement(t *testing.T) {
 			[]Strength{{Variant: "B", Section: SectionRef{Title: "Security"}}},
 			[]Decision{{Point: "C-002", Winner: "B", Confidence: 75, WinnerSection: SectionRef{Title: "Indexes"}},
 				{Point: "C-003", Winner: "A", Confidence: 75, WinnerSection: SectionRef{Title: "Schema"}}},
-			[]string{"append 2. Storage <- Security", "insert 2. Storage <- Indexes"}},
+			[]string{"append 2. Storage <- Security", "append 2.1 Schema <- Indexes"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -245,7 +245,7 @@ func TestPlanValidate(t *testing.T) {
 		{"numbering", func(p *Plan) { p.Changes[1].Number = 5 }, "change 2 of the plan is numbered 5"},
 		{"no title", func(p *Plan) { p.Changes[0].Title = " " }, "change #1 has no title"},
 		{"approach", func(p *Plan) { p.Changes[0].Approach = "merge" }, `unknown approach "merge"`},
-		{"no target", func(p *Plan) { p.Changes[1].Target = SectionRef{} }, "change #2: a insert needs a target section"},
+		{"no target", func(p *Plan) { p.Changes[1].Approach, p.Changes[1].Target = Insert, SectionRef{} }, "change #2: a insert needs a target section"},
 		{"from the base", func(p *Plan) { p.Changes[0].Source.Variant.Label = "A" }, "change #1 takes from the base itself"},
 		{"two sections", func(p *Plan) { p.Changes[0].Source.Text += "## Another\n" }, "holds more than one section"},
 		{"no heading", func(p *Plan) { p.Changes[0].Source.Text = "just text\n" }, "has no heading"},
