@@ -92,7 +92,11 @@ func TestNormaliseFieldValue(t *testing.T) {
 		{"CLOSE -- extends to 720, not 719", true, FormTable, fvEnum, fscaleVerdict, "partial"},
 		{"REFUTED -- range ends at 229", true, FormTable, fvEnum, fscaleVerdict, "disagree"},
 		{"INACCURATE -- should be 765-769", true, FormTable, fvEnum, fscaleVerdict, "disagree"},
-		{"GENUINE NEW REQUIREMENT.", true, FormLabel, fvEnum, fscaleLabel, "GENUINE NEW REQUIREMENT"},
+		{"GENUINE NEW REQUIREMENT.", true, FormLabel, fvEnum, fscaleVerdict, "agree"},
+		{"GENUINE NEW REQUIREMENT but it belongs in another section", false, FormLabel, fvEnum, fscaleVerdict, "partial"},
+		{"NOT A SPEC REQUIREMENT", true, FormLabel, fvEnum, fscaleLabel, "NOT A SPEC REQUIREMENT"},
+		{"CORRECT BUT INCOMPLETE", true, FormLabel, fvEnum, fscaleLabel, "CORRECT BUT INCOMPLETE"},
+		{"PARTIALLY REDUNDANT.", true, FormLabel, fvEnum, fscaleLabel, "PARTIALLY REDUNDANT"},
 		{"CONFIRMED HIGH", true, FormTable, fvEnum, fscaleLevel, "HIGH"},
 		{"RECLASSIFY to HIGH", true, FormTable, fvEnum, fscaleLevel, "HIGH"},
 		{"HIGH -- P0 blocker", true, FormTable, fvEnum, fscaleLevel, "HIGH"},
@@ -213,8 +217,27 @@ func TestCompareFields(t *testing.T) {
 	})
 
 	t.Run("a free label differs from a verdict without contradicting it", func(t *testing.T) {
+		_, a := analyseFields(t, review("OVERSTATED", "Low"), review("PARTIALLY REDUNDANT", "Low"))
+		require.Len(t, a.Fields, 1)
+		for _, p := range a.ByCategory(CategoryContradiction) {
+			assert.NotEqual(t, string(VerdictConflict), p.Kind)
+		}
+	})
+
+	t.Run("a verdict word naming what it judges is that verdict", func(t *testing.T) {
 		_, a := analyseFields(t, review("OVERSTATED", "Low"), review("GENUINE NEW REQUIREMENT", "Low"))
 		require.Len(t, a.Fields, 1)
+		kinds := map[string]bool{}
+		for _, p := range a.ByCategory(CategoryContradiction) {
+			kinds[p.Kind] = true
+		}
+		assert.True(t, kinds[string(VerdictConflict)], "OVERSTATED against GENUINE is a verdict contradiction")
+	})
+
+	t.Run("a negative verdict that grants the item may hold only differs", func(t *testing.T) {
+		_, a := analyseFields(t, review("OVERSTATED. The requirement may be legitimate, but the argument is wrong", "Low"),
+			review("GENUINE NEW REQUIREMENT", "Low"))
+		require.Len(t, a.Fields, 1, "still a field disagreement")
 		for _, p := range a.ByCategory(CategoryContradiction) {
 			assert.NotEqual(t, string(VerdictConflict), p.Kind)
 		}
