@@ -291,6 +291,34 @@ func TestCompareFields(t *testing.T) {
 		}
 	})
 
+	t.Run("a weak match confirmed by another field and a word singling it out of its list: levels apart contradict", func(t *testing.T) {
+		register := func(severity string) string {
+			return "# R\n\n## Risks\n\n| ID | Risk | Severity | Probability |\n|---|---|---|---|\n" +
+				"| R-001 | Parser breaks on new report format | High | Low |\n" +
+				"| R-002 | Rollback fails on write race | Medium | Low |\n" +
+				"| R-005 | Certification agent too lenient | " + severity + " | Medium |\n"
+		}
+		b := "# R\n\n## Risks\n\n### 1. Report parser breakage from format drift\n- **Impact:** High\n- **Probability:** Low\n\n" +
+			"### 2. Stale resume causing invalid certification\n- **Impact:** High\n- **Probability:** Medium\n\n" +
+			"### 4. Certification false passes\n- **Impact:** Medium-High\n- **Probability:** Medium\n"
+		tests := []struct {
+			severity string
+			want     bool
+		}{
+			{"Low", true},         // Low and Medium-High share no level
+			{"Medium", false},     // Medium lies in Medium-High: no disagreement at all
+			{"Low-Medium", false}, // overlaps Medium-High: a disagreement, not a contradiction
+		}
+		for _, tt := range tests {
+			_, an := analyseFields(t, register(tt.severity), b)
+			found := false
+			for _, p := range an.ByCategory(CategoryContradiction) {
+				found = found || (p.Kind == string(FieldConflict) && strings.Contains(p.Title, "Certification agent too lenient"))
+			}
+			assert.Equal(t, tt.want, found, "severity %s", tt.severity)
+		}
+	})
+
 	t.Run("a weak title match nothing confirms is no item: no disagreement, no contradiction", func(t *testing.T) {
 		a := "# R\n\n## Risks\n\n| ID | Risk | Severity | Probability |\n|---|---|---|---|\n| R-005 | Certification agent too lenient | Low | Medium |\n"
 		b := "# R\n\n## Risks\n\n### 4. Certification false passes\n- **Impact:** Medium-High\n- **Probability:** High\n"
