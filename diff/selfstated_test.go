@@ -1,0 +1,76 @@
+package diff
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// checkFinding runs the detectors on doc (beside an unrelated variant) and
+// checks that the findings whose key has prefix are one intra-variant
+// contradiction citing lines, each quote verbatim, or none when lines is
+// nil.
+func checkFinding(t *testing.T, prefix, doc string, lines []int) []Contradiction {
+	t.Helper()
+	got := tallyFindings(t, prefix, doc, "# Other\n\nNothing.\n")
+	if lines == nil {
+		assert.Empty(t, got)
+		return got
+	}
+	require.Len(t, got, 1, "%+v", got)
+	assert.Equal(t, IntraVariant, got[0].Scope())
+	var have []int
+	for _, cl := range got[0].Claims {
+		have = append(have, cl.Line)
+		assert.Contains(t, strings.Split(doc, "\n")[cl.Line-1], cl.Quote, "quoted verbatim")
+	}
+	assert.Equal(t, lines, have)
+	return got
+}
+
+func TestSeriesExtent(t *testing.T) {
+	tests := []struct {
+		name, text string
+		lines      []int
+	}{
+		{"a supposed item the series has", "It failed at step 8. But if there were a step 9, it would re-run.\n\nIn the current 9-step pipeline this is harmless.", []int{5, 7}},
+		{"a supposed item past the end", "It failed at step 8. But if there were a step 10, it would re-run.\n\nIn the current 9-step pipeline this is harmless.", nil},
+		{"another series", "If there were a phase 9, it would re-run.\n\nIn the current 9-step pipeline this is harmless.", nil},
+		{"no supposition", "Step 9 re-runs.\n\nIn the current 9-step pipeline this is harmless.", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := checkFinding(t, "series-extent:", "# Design\n\n## Cascade\n\n"+tt.text+"\n", tt.lines)
+			if len(got) == 1 {
+				assert.Equal(t, "the number of steps", got[0].Subject)
+			}
+		})
+	}
+	t.Run("in different sections", func(t *testing.T) {
+		checkFinding(t, "series-extent:", "# D\n\n## A\n\nIf there were a step 9, it would re-run.\n\n## B\n\nThe 9-step pipeline runs.\n", nil)
+	})
+}
+
+func TestSelfCorrections(t *testing.T) {
+	tests := []struct {
+		name, row string
+		lines     []int
+	}{
+		{"a value retracted", "STALL=22, TIMEOUT=23, CRASH=24. Actually: line 21 is `STALL = \"stall\"`, not line 22.", []int{6, 6}},
+		{"another thing corrected", "STALL=22, TIMEOUT=23. Actually: line 21 is `ERROR = \"error\"`, not line 22.", nil},
+		{"another value retracted", "STALL=22, TIMEOUT=23. Actually: line 21 is `STALL = \"stall\"`, not line 20.", nil},
+		{"no correction", "STALL=22, TIMEOUT=23, CRASH=24.", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			doc := "# Review\n\n| Cited | Claimed | Actual |\n|---|---|---|\n| `a.py:1` | x | y |\n| `diagnostics.py:22-26` | enum | " + tt.row + " |\n"
+			got := checkFinding(t, "self-correction:", doc, tt.lines)
+			if len(got) == 1 {
+				assert.Equal(t, "the value of STALL", got[0].Subject)
+				assert.Equal(t, "STALL=22, TIMEOUT=23, CRASH=24.", got[0].Claims[0].Quote)
+			}
+		})
+	}
+}
