@@ -54,6 +54,9 @@ func FuzzAnalyze(f *testing.F) {
 		[]byte("# B\n\n| Ref | Actual | Verdict |\n|---|---|---|\n| `x.py:4-8` sig | Actual: lines 5-8. | REFUTED |\n\n- `x.py:10-12`: `f` -- CONFIRMED.\n\nTwo instances of sycophantic agreement were detected.\n"))
 	f.Add([]byte("# A\n\n**Via flag** `--mode {a|b}`:\n- `b` — default; x.\n\n1. **v1** — `--mode` flag. Default `a`.\n\n## Total timeline\n- **3-4 days**\n"),
 		[]byte("# B\n\n| Phase | Days |\n|---|---|\n| 1 | 9 days |\n| Total | 20-25 days |\n\n### Task 4.1: Do\n```yaml\ndepends_on: [3.1, 3.2]\n```\n"))
+	// the rules for self-contradicting counts, corrections, series and change sizes
+	f.Add([]byte("# A\n\n## NR-6 — B\n\n**Assessment: PARTIALLY REDUNDANT.** x\n\n| Category | Count |\n|---|---|\n| Redundancies found | 1 (NR-3 partially) |\n\n1. **OV-1 x**: y\n2. **OV-4 x**: y\n\nIt favors B in 3 out of 3 cases (OV-1, OV-4 favor B; OV-2 recommends merge).\n"),
+		[]byte("# B\n\n| Ref | Actual |\n|---|---|\n| `d.py:2` | S=22, T=23. Actually: line 21 is `S`, not line 22. |\n\nBut if there were a step 9, it re-runs. The 9-step pipeline.\n\nThe executor itself is unchanged except for two new lines.\n\n- **`notify.py`**: x. Single-line change.\n- Files: executor.py (+~30 LOC), notify.py (+~10 LOC)\n"))
 	f.Fuzz(func(t *testing.T, a, b []byte) {
 		da, err := Parse("a", a)
 		if err != nil {
