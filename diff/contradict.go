@@ -146,7 +146,7 @@ func (RuleDetector) Detect(ctx context.Context, in DetectInput) ([]Contradiction
 	rules := []func(DetectInput) []Contradiction{
 		detectNumeric, detectOpposing, detectChoices, detectRequirementConstraint, detectCycles, detectPlacement, detectTableBounds, detectTallies, detectLineContent,
 		detectLocationCorrections, detectTotalDurations, detectStatedCounts, detectCitationVerdicts, detectDefaults, detectCountedLabels,
-		detectSeriesExtent, detectSelfCorrections, detectChangeSizes, detectEnumeratedCounts, detectRestatedTotals,
+		detectSelfCorrections, detectChangeSizes, detectEnumeratedCounts, detectRatingTallies,
 		detectMinimalPairs, // last: see below
 	}
 	// The rules only read the input: they run in parallel, at most one

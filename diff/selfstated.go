@@ -3,20 +3,12 @@ package diff
 import (
 	"fmt"
 	"regexp"
-	"strconv"
 	"strings"
 )
 
-// Two ways a document states a fact and, a few lines later, its opposite,
-// each readable from the words alone:
-//
-//   - the size of a series and a supposition that one of its items does
-//     not exist: "In the current 9-step pipeline …" beside "… but if there
-//     were a step 9, it would also re-run" (a pipeline of nine steps has a
-//     step 9);
-//   - a value and its correction in the same line: "STALL=22, TIMEOUT=23.
-//     Actually: line 21 is `STALL = "stall"`, not line 22." (the author
-//     retracts what the line still says).
+// A document that states a value and corrects it in the same line —
+// "STALL=22, TIMEOUT=23. Actually: line 21 is `STALL = "stall"`, not line
+// 22." — still says both: the author retracts what the line keeps.
 
 // blockLines calls fn with each source line of the document's body blocks
 // outside code, and the line's number.
@@ -49,66 +41,6 @@ func cellSentence(line string, i, j int) string {
 		end = j + k
 	}
 	return sentenceAround(line[start:end], i-start, j-start)
-}
-
-// ---- the size of a series against a supposed item ----
-
-// seriesSizeRE states how many items a series has: "9-step pipeline",
-// "a 6-phase plan".
-var seriesSizeRE = regexp.MustCompile(`(?i)\b(\d{1,3})-(step|phase|stage|milestone|wave)\b`)
-
-// supposedItemRE supposes an item that does not exist: "if there were a
-// step 9", "if there was a phase 7".
-var supposedItemRE = regexp.MustCompile(`(?i)\bif\s+there\s+(?:were|was|had\s+been)\s+an?\s+(step|phase|stage|milestone|wave)\s+(\d{1,3})\b`)
-
-type seriesStatement struct {
-	claim Claim
-	word  string // "step"
-	n     int
-}
-
-// detectSeriesExtent reports, within one section, a series said to have
-// N items beside a supposition that its item M ≤ N does not exist.
-func detectSeriesExtent(in DetectInput) []Contradiction {
-	var out []Contradiction
-	for v, d := range in.Documents {
-		var sizes, supposed []seriesStatement
-		blockLines(d, func(bi int, line string, n int) {
-			b := d.Blocks[bi]
-			add := func(to *[]seriesStatement, m []int, word string, num string) {
-				k, err := strconv.Atoi(num)
-				if err != nil {
-					return
-				}
-				quote := cellSentence(line, m[0], m[1])
-				*to = append(*to, seriesStatement{n: k, word: strings.ToLower(word),
-					claim: Claim{Variant: v, Section: b.Section, Block: bi, Line: n, Text: quote, Quote: quote, Type: Factual}})
-			}
-			for _, m := range seriesSizeRE.FindAllStringSubmatchIndex(line, -1) {
-				add(&sizes, m, line[m[4]:m[5]], line[m[2]:m[3]])
-			}
-			for _, m := range supposedItemRE.FindAllStringSubmatchIndex(line, -1) {
-				add(&supposed, m, line[m[2]:m[3]], line[m[4]:m[5]])
-			}
-		})
-		for _, s := range supposed {
-			for _, z := range sizes {
-				if z.claim.Section != s.claim.Section || z.word != s.word || s.n > z.n {
-					continue
-				}
-				c := Contradiction{Kind: NumericConflict, Impact: Low,
-					Subject: "the number of " + s.word + "s",
-					Key:     "series-extent:" + s.word,
-					Reason: fmt.Sprintf("a %d-%s series has a %s %d, yet the document supposes there is none",
-						z.n, s.word, s.word, s.n),
-					Claims: []Claim{z.claim, s.claim}}
-				sortClaims(c.Claims)
-				out = append(out, c)
-				break
-			}
-		}
-	}
-	return dedupeByKey(out)
 }
 
 // ---- a value and its correction ----

@@ -30,29 +30,6 @@ func checkFinding(t *testing.T, prefix, doc string, lines []int) []Contradiction
 	return got
 }
 
-func TestSeriesExtent(t *testing.T) {
-	tests := []struct {
-		name, text string
-		lines      []int
-	}{
-		{"a supposed item the series has", "It failed at step 8. But if there were a step 9, it would re-run.\n\nIn the current 9-step pipeline this is harmless.", []int{5, 7}},
-		{"a supposed item past the end", "It failed at step 8. But if there were a step 10, it would re-run.\n\nIn the current 9-step pipeline this is harmless.", nil},
-		{"another series", "If there were a phase 9, it would re-run.\n\nIn the current 9-step pipeline this is harmless.", nil},
-		{"no supposition", "Step 9 re-runs.\n\nIn the current 9-step pipeline this is harmless.", nil},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got := checkFinding(t, "series-extent:", "# Design\n\n## Cascade\n\n"+tt.text+"\n", tt.lines)
-			if len(got) == 1 {
-				assert.Equal(t, "the number of steps", got[0].Subject)
-			}
-		})
-	}
-	t.Run("in different sections", func(t *testing.T) {
-		checkFinding(t, "series-extent:", "# D\n\n## A\n\nIf there were a step 9, it would re-run.\n\n## B\n\nThe 9-step pipeline runs.\n", nil)
-	})
-}
-
 func TestSelfCorrections(t *testing.T) {
 	tests := []struct {
 		name, row string
