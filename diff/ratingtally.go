@@ -95,18 +95,22 @@ func detectRatingTallies(in DetectInput) []Contradiction {
 				}
 				how := strings.ToLower(strings.Fields(line[m[4]:m[5]])[0])
 				level := strings.ToUpper(line[m[6]:m[7]])
-				var rows []int
+				var rows, ofLevel []int
 				for i := range given {
 					if given[i] != level {
 						continue
 					}
+					ofLevel = append(ofLevel, t.rows[i])
 					g, o := fldLevelRank[given[i]], fldLevelRank[own[i]]
 					if (how == "correctly" && o == g) || (how == "too" && o < g) {
 						rows = append(rows, t.rows[i])
 					}
 				}
-				if len(rows) == said {
-					continue
+				if len(rows) == said || len(ofLevel) == 0 {
+					continue // a level the table never gives is not what the sentence counts
+				}
+				if len(rows) == 0 {
+					rows = ofLevel // none rated so: the rows of the level show how they are rated
 				}
 				clause := fmt.Sprintf("%d rated %s %s, the table has %d", said, how, level, len(rows))
 				if c != nil {

@@ -21,6 +21,8 @@ func TestRatingTallies(t *testing.T) {
 		{"one count wrong", "**Summary**: 2 items are rated too HIGH, 1 item is rated correctly HIGH.", []int{8, 9, 13}},
 		{"counts right", "**Summary**: 2 items are rated too HIGH, 2 items are rated correctly HIGH.", nil},
 		{"another level", "**Summary**: 1 item is rated correctly MEDIUM.", nil},
+		{"none rated so: the rows of the level are cited", "**Summary**: 1 item is rated too MEDIUM.", []int{11, 13}},
+		{"a level the table never gives", "**Summary**: 1 item is rated too CRITICAL.", nil},
 		{"no such clause", "**Summary**: 4 items were challenged.", nil},
 	}
 	for _, tt := range tests {
