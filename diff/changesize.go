@@ -64,11 +64,18 @@ func changeSizes(d *Document, v int) []changeSize {
 			out = append(out, changeSize{file: strings.ToLower(file), lines: k,
 				claim: Claim{Variant: v, Section: b.Section, Block: bi, Line: n, Text: quote, Quote: quote, Type: Factual}})
 		}
-		for _, m := range fileDeltaRE.FindAllStringSubmatchIndex(line, -1) {
-			add(line[m[2]:m[3]], line[m[4]:m[5]], line[m[0]:m[1]])
+		if strings.Contains(line, "+") && strings.Contains(line, "(") {
+			for _, m := range fileDeltaRE.FindAllStringSubmatchIndex(line, -1) {
+				add(line[m[2]:m[3]], line[m[4]:m[5]], line[m[0]:m[1]])
+			}
 		}
-		for _, m := range unchangedExceptRE.FindAllStringSubmatchIndex(line, -1) {
-			add(line[m[2]:m[3]], line[m[4]:m[5]], cellSentence(line, m[0], m[1]))
+		if hasFold(line, "unchanged") {
+			for _, m := range unchangedExceptRE.FindAllStringSubmatchIndex(line, -1) {
+				add(line[m[2]:m[3]], line[m[4]:m[5]], cellSentence(line, m[0], m[1]))
+			}
+		}
+		if !hasFold(line, "-line") {
+			return
 		}
 		if fm := fileItemRE.FindStringSubmatch(line); fm != nil {
 			for _, m := range lineChangeRE.FindAllStringSubmatchIndex(line, -1) {

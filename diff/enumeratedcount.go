@@ -42,6 +42,9 @@ func detectEnumeratedCounts(in DetectInput) []Contradiction {
 	var out []Contradiction
 	for v, d := range in.Documents {
 		blockLines(d, func(bi int, line string, n int) {
+			if !strings.Contains(line, "(") || !strings.Contains(line, ";") || !hasFold(line, " of ") {
+				return
+			}
 			b := d.Blocks[bi]
 			for _, m := range outOfCountRE.FindAllStringSubmatchIndex(line, -1) {
 				count, ok1 := countWord(line[m[2]:m[3]])

@@ -76,7 +76,7 @@ func detectRatingTallies(in DetectInput) []Contradiction {
 		}
 		blockLines(d, func(bi int, line string, n int) {
 			b := d.Blocks[bi]
-			if b.Kind == TableRow {
+			if b.Kind == TableRow || !hasFold(line, " rated ") {
 				return
 			}
 			t, ok := bySection[b.Section]
