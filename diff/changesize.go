@@ -98,6 +98,9 @@ func detectChangeSizes(in DetectInput) []Contradiction {
 				if a.file != b.file || reported[a.file] || a.claim.Line == b.claim.Line {
 					continue
 				}
+				if x, y := sectionAlternative(d, a.claim.Section), sectionAlternative(d, b.claim.Section); x != "" && y != "" && x != y {
+					continue // the sizes of two options weighed side by side
+				}
 				lo, hi := min(a.lines, b.lines), max(a.lines, b.lines)
 				if hi < changeSizeFactor*lo {
 					continue
@@ -114,4 +117,19 @@ func detectChangeSizes(in DetectInput) []Contradiction {
 		}
 	}
 	return out
+}
+
+// alternativeRE names one of the options a document weighs in a heading:
+// "Option A: …", "2. Alternative 2 — …", "Approach B".
+var alternativeRE = regexp.MustCompile(`^(?i)(?:\d+(?:\.\d+)*[.)]?\s+)?(option|alternative|approach|variant|proposal|design)\s+([A-Z]|\d{1,2})\b`)
+
+// sectionAlternative returns the option ("OPTION B") that the nearest
+// section holding si weighs, or "" when it lies under none.
+func sectionAlternative(d *Document, si int) string {
+	for s := si; s >= 0 && s < len(d.Sections); s = d.Sections[s].Parent {
+		if m := alternativeRE.FindStringSubmatch(strings.TrimSpace(d.Sections[s].Title)); m != nil {
+			return strings.ToUpper(m[1] + " " + m[2])
+		}
+	}
+	return ""
 }

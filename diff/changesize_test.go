@@ -30,6 +30,10 @@ func TestChangeSizes(t *testing.T) {
 			}
 		})
 	}
+	t.Run("sizes of two options weighed side by side are not compared", func(t *testing.T) {
+		doc := "# Design\n\n## Option A: worker\n\nexecutor.py (+~80 LOC for the worker)\n\n## Option B: hook\n\nexecutor.py (+~5 LOC for the hook)\n"
+		assert.Empty(t, tallyFindings(t, "change-size:", doc, "# Other\n\nNothing.\n"))
+	})
 	t.Run("sizes in two variants are not compared", func(t *testing.T) {
 		got := tallyFindings(t, "change-size:", "# A\n\nexecutor.py (+~30 LOC)\n", "# B\n\nThe executor itself is unchanged except for two new lines.\n")
 		assert.Empty(t, got)
