@@ -145,7 +145,8 @@ var _ ContradictionDetector = RuleDetector{}
 func (RuleDetector) Detect(ctx context.Context, in DetectInput) ([]Contradiction, error) {
 	rules := []func(DetectInput) []Contradiction{
 		detectNumeric, detectOpposing, detectChoices, detectRequirementConstraint, detectCycles, detectPlacement, detectTableBounds, detectTallies, detectLineContent,
-		detectLocationCorrections, detectTotalDurations, detectStatedCounts, detectCitationVerdicts, detectDefaults,
+		detectLocationCorrections, detectTotalDurations, detectStatedCounts, detectCitationVerdicts, detectDefaults, detectCountedLabels,
+		detectSelfCorrections, detectChangeSizes, detectEnumeratedCounts, detectRatingTallies,
 		detectMinimalPairs, // last: see below
 	}
 	// The rules only read the input: they run in parallel, at most one

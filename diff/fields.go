@@ -111,6 +111,9 @@ type fldRef struct {
 	topic int       // the aligned topic the field's section falls in, -1 for none
 	where words.Set // the words of the titles of the sections around the item
 	weak  bool      // matched to its cluster by a weak title overlap
+	// confirmed marks a weak match corroborate confirmed (see there): the
+	// items are taken for one, and levels that cannot overlap contradict.
+	confirmed bool
 }
 
 // docFieldRefs returns, once per document, every field with its

@@ -163,6 +163,10 @@ func fldContradiction(cluster []fldRef, fd FieldDisagreement) *Contradiction {
 			return nil
 		}
 	}
+	loose := false
+	for _, r := range cluster {
+		loose = loose || r.confirmed
+	}
 	for _, r := range cluster {
 		if r.norm.kind == fvEnum && r.norm.scale != fscaleLabel {
 			if scale == "" {
@@ -178,9 +182,16 @@ func fldContradiction(cluster []fldRef, fd FieldDisagreement) *Contradiction {
 			if fldIDMatch(sides[i].key, sides[j].key) < 0 {
 				return nil // matched by title across renumbered ids: not clearly one item
 			}
-			if sides[i].norm.conflicting(sides[j].norm) {
+			if sides[i].norm.conflicting(sides[j].norm) && (!loose || fldLevelsApart(sides[i].norm, sides[j].norm)) {
 				conflict = true
 			}
+		}
+	}
+	if loose {
+		// A confirmed weak match is one item only as far as its levels
+		// go: numbers, choices and dependencies need the item's id.
+		if !conflict || len(sides) < 2 {
+			return nil
 		}
 	}
 	if !conflict {
@@ -236,6 +247,30 @@ func fldContradiction(cluster []fldRef, fd FieldDisagreement) *Contradiction {
 		c.Reason = "values differ (" + strings.Join(vals, " vs ") + ")"
 	}
 	return c
+}
+
+// fldLevelRank orders the levels of fldLevels.
+var fldLevelRank = map[string]int{"LOW": 1, "MEDIUM": 2, "HIGH": 3, "CRITICAL": 4}
+
+// fldLevelsApart reports whether two ordinal levels or ranges of levels
+// share no level: "Low" and "Medium-High" cannot describe one rating,
+// "Low" and "Low-Medium" can.
+func fldLevelsApart(a, b fldValue) bool {
+	if a.scale != fscaleLevel || b.scale != fscaleLevel {
+		return false
+	}
+	span := func(class string) (int, int, bool) {
+		lo, hi, _ := strings.Cut(class, "-")
+		if hi == "" {
+			hi = lo
+		}
+		x, ok1 := fldLevelRank[lo]
+		y, ok2 := fldLevelRank[hi]
+		return min(x, y), max(x, y), ok1 && ok2
+	}
+	alo, ahi, ok1 := span(a.class)
+	blo, bhi, ok2 := span(b.class)
+	return ok1 && ok2 && (ahi < blo || bhi < alo)
 }
 
 // fldNumericSides returns the numeric values of a cluster when they differ

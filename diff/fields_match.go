@@ -290,7 +290,13 @@ func fldMatchItems(refs []fldRef, n int, renumbered map[[2]int]bool) [][]fldRef 
 // another item of the list also has distinguishes nothing.
 const fldDistinctShared = 2
 
-// corroborate drops the weak matches nothing confirms. Two items whose
+// fldDistinctList is how many items a variant's list must hold for a
+// word only one of them uses to single that one out.
+const fldDistinctList = 3
+
+// corroborate drops the weak matches nothing confirms, and confirms those
+// that agree on another field and share a word singling the item out of
+// its list. Two items whose
 // titles barely overlap ("Certification agent too lenient", "Certification
 // false passes") are taken for one only when they agree on some other
 // field; items that differ in every field they share are more likely two
@@ -349,6 +355,41 @@ func corroborate(clustered map[string][][]fldRef) {
 		}
 		return n >= fldDistinctShared
 	}
+	// distinctInOne: the titles share a word that only this item of one
+	// of the two lists uses, a list of at least fldDistinctList items
+	// ("Certification agent too lenient" is the one risk about
+	// certification among seven). In a shorter list every word is unique
+	// and tells nothing.
+	// The list is the items giving the field in question: the risks of a
+	// register, not every item of the document.
+	type listWord struct {
+		cls string
+		v   int
+		w   string
+	}
+	inList := map[listWord]int{}
+	listSize := map[listWord]int{} // w empty
+	for cls, clusters := range clustered {
+		for _, cl := range clusters {
+			for _, r := range cl {
+				listSize[listWord{cls, r.Variant, ""}]++
+				for _, w := range r.key.words {
+					inList[listWord{cls, r.Variant, w}]++
+				}
+			}
+		}
+	}
+	distinctInOne := func(cls string, a, b itemRef) bool {
+		single := func(v int, w string) bool {
+			return inList[listWord{cls, v, w}] == 1 && listSize[listWord{cls, v, ""}] >= fldDistinctList
+		}
+		for _, w := range titles[a].words {
+			if titles[b].words.Has(w) && (single(a.v, w) || single(b.v, w)) {
+				return true
+			}
+		}
+		return false
+	}
 	agreeElsewhere := func(a, b itemRef, except string) bool {
 		for cls, x := range values[a] {
 			if cls == except {
@@ -379,11 +420,18 @@ func corroborate(clustered map[string][][]fldRef) {
 					kept = append(kept, r)
 					continue
 				}
-				ok := false
+				ok, confirmed := false, false
 				for _, o := range kept {
-					ok = ok || agreeElsewhere(ref(r), ref(o), cls) || distinct(ref(r), ref(o))
+					agree := agreeElsewhere(ref(r), ref(o), cls)
+					ok = ok || agree || distinct(ref(r), ref(o))
+					confirmed = confirmed || (agree && distinctInOne(cls, ref(r), ref(o)))
 				}
 				if ok {
+					// Agreeing on another field and sharing a word that
+					// names one item of a list confirms the match: the
+					// items are one, and a rating they differ on may be
+					// a contradiction.
+					r.weak, r.confirmed = r.weak && !confirmed, confirmed
 					kept = append(kept, r)
 				} else {
 					dropped = append(dropped, r)

@@ -16,7 +16,7 @@ import (
 var fldVerdictClass = map[string]string{
 	"ACCURATE": "agree", "CONFIRMED": "agree", "VERIFIED": "agree", "CORRECT": "agree", "VALID": "agree",
 	"VALIDATED": "agree", "CONSISTENT": "agree", "SOUND": "agree", "SUPPORTED": "agree", "JUSTIFIED": "agree",
-	"AGREE": "agree", "AGREED": "agree", "TRUE": "agree",
+	"AGREE": "agree", "AGREED": "agree", "TRUE": "agree", "GENUINE": "agree", "LEGITIMATE": "agree",
 	"PARTIAL": "partial", "CLOSE": "partial", "APPROXIMATE": "partial",
 	"INACCURATE": "disagree", "INCORRECT": "disagree", "REFUTED": "disagree", "WRONG": "disagree", "INVALID": "disagree",
 	"INCONSISTENT": "disagree", "UNSUPPORTED": "disagree", "UNJUSTIFIED": "disagree", "DISPUTED": "disagree",
@@ -150,6 +150,10 @@ func fldEnumLabel(label, rest, after string) fldValue {
 		case "disagree":
 			cls = "agree"
 		}
+	case fldVerdictClass[toks[0]] != "" && fldVerdictNoun(toks[1:]):
+		// "GENUINE NEW REQUIREMENT", "VALID CONCERN": a verdict word that
+		// names what it judges is that verdict.
+		cls = fldVerdictClass[toks[0]]
 	}
 	if cls != "" {
 		if cls == "agree" && fldQualified(rest) {
@@ -157,6 +161,7 @@ func fldEnumLabel(label, rest, after string) fldValue {
 			nv.label += " (qualified)"
 		}
 		nv.scale, nv.class = fscaleVerdict, cls
+		nv.hedged = cls != "agree" && fldConcedes(after)
 		return nv
 	}
 	if len(toks) == 1 {
@@ -174,6 +179,43 @@ func fldEnumLabel(label, rest, after string) fldValue {
 	}
 	nv.scale, nv.class = fscaleLabel, strings.Join(toks, " ")
 	return nv
+}
+
+// fldVerdictNotNoun are words after a verdict word that change what it
+// says rather than name what it judges: "CORRECT BUT INCOMPLETE", "VALID
+// EXCEPT …", "ACCURATE IN PART".
+var fldVerdictNotNoun = map[string]bool{"NOT": true, "BUT": true, "EXCEPT": true, "IN": true, "WITH": true, "ON": true,
+	"FOR": true, "TO": true, "AS": true, "OR": true, "AND": true, "IF": true, "UNLESS": true, "PARTIALLY": true, "PARTLY": true,
+	"MOSTLY": true, "LARGELY": true, "ONLY": true, "YET": true, "THOUGH": true, "ALTHOUGH": true}
+
+// fldVerdictNoun reports whether the words after a verdict word only name
+// what it judges ("NEW REQUIREMENT", "CONCERN"): none of them qualifies,
+// negates or is itself a verdict, a level or a decision.
+func fldVerdictNoun(toks []string) bool {
+	if len(toks) == 0 || len(toks) > 3 {
+		return false
+	}
+	for _, t := range toks {
+		if fldVerdictNotNoun[t] || fldKnownWord(t) || fldLetters(t) < 2 {
+			return false
+		}
+	}
+	return true
+}
+
+// fldConcessionRE finds a rationale that grants the reviewed item may hold
+// after all: "OVERSTATED. The requirement may be legitimate …".
+var fldConcessionRE = regexp.MustCompile(`(?i)\b(?:may|might|could)\s+(?:well\s+|still\s+)?be\s+(?:legitimate|valid|justified|genuine|reasonable|warranted|correct|right)\b`)
+
+// fldConcedes reports whether the first sentence after a negative verdict
+// concedes that the item may hold: such a verdict disputes how the item
+// is argued or ranked, not that it holds, so it does not contradict a
+// reviewer who accepts the item.
+func fldConcedes(after string) bool {
+	if i := strings.IndexAny(after, ".;"); i >= 0 {
+		after = after[:i]
+	}
+	return fldConcessionRE.MatchString(after)
 }
 
 // fldQualified reports whether the words after a positive verdict narrow it.

@@ -92,7 +92,11 @@ func TestNormaliseFieldValue(t *testing.T) {
 		{"CLOSE -- extends to 720, not 719", true, FormTable, fvEnum, fscaleVerdict, "partial"},
 		{"REFUTED -- range ends at 229", true, FormTable, fvEnum, fscaleVerdict, "disagree"},
 		{"INACCURATE -- should be 765-769", true, FormTable, fvEnum, fscaleVerdict, "disagree"},
-		{"GENUINE NEW REQUIREMENT.", true, FormLabel, fvEnum, fscaleLabel, "GENUINE NEW REQUIREMENT"},
+		{"GENUINE NEW REQUIREMENT.", true, FormLabel, fvEnum, fscaleVerdict, "agree"},
+		{"GENUINE NEW REQUIREMENT but it belongs in another section", false, FormLabel, fvEnum, fscaleVerdict, "partial"},
+		{"NOT A SPEC REQUIREMENT", true, FormLabel, fvEnum, fscaleLabel, "NOT A SPEC REQUIREMENT"},
+		{"CORRECT BUT INCOMPLETE", true, FormLabel, fvEnum, fscaleLabel, "CORRECT BUT INCOMPLETE"},
+		{"PARTIALLY REDUNDANT.", true, FormLabel, fvEnum, fscaleLabel, "PARTIALLY REDUNDANT"},
 		{"CONFIRMED HIGH", true, FormTable, fvEnum, fscaleLevel, "HIGH"},
 		{"RECLASSIFY to HIGH", true, FormTable, fvEnum, fscaleLevel, "HIGH"},
 		{"HIGH -- P0 blocker", true, FormTable, fvEnum, fscaleLevel, "HIGH"},
@@ -213,8 +217,27 @@ func TestCompareFields(t *testing.T) {
 	})
 
 	t.Run("a free label differs from a verdict without contradicting it", func(t *testing.T) {
+		_, a := analyseFields(t, review("OVERSTATED", "Low"), review("PARTIALLY REDUNDANT", "Low"))
+		require.Len(t, a.Fields, 1)
+		for _, p := range a.ByCategory(CategoryContradiction) {
+			assert.NotEqual(t, string(VerdictConflict), p.Kind)
+		}
+	})
+
+	t.Run("a verdict word naming what it judges is that verdict", func(t *testing.T) {
 		_, a := analyseFields(t, review("OVERSTATED", "Low"), review("GENUINE NEW REQUIREMENT", "Low"))
 		require.Len(t, a.Fields, 1)
+		kinds := map[string]bool{}
+		for _, p := range a.ByCategory(CategoryContradiction) {
+			kinds[p.Kind] = true
+		}
+		assert.True(t, kinds[string(VerdictConflict)], "OVERSTATED against GENUINE is a verdict contradiction")
+	})
+
+	t.Run("a negative verdict that grants the item may hold only differs", func(t *testing.T) {
+		_, a := analyseFields(t, review("OVERSTATED. The requirement may be legitimate, but the argument is wrong", "Low"),
+			review("GENUINE NEW REQUIREMENT", "Low"))
+		require.Len(t, a.Fields, 1, "still a field disagreement")
 		for _, p := range a.ByCategory(CategoryContradiction) {
 			assert.NotEqual(t, string(VerdictConflict), p.Kind)
 		}
@@ -265,6 +288,34 @@ func TestCompareFields(t *testing.T) {
 		require.Len(t, an.Fields, 1, "the rows may be one item: their severities differ")
 		for _, p := range an.ByCategory(CategoryContradiction) {
 			assert.NotEqual(t, string(FieldConflict), p.Kind, "they may also be two risks: no contradiction %+v", p)
+		}
+	})
+
+	t.Run("a weak match confirmed by another field and a word singling it out of its list: levels apart contradict", func(t *testing.T) {
+		register := func(severity string) string {
+			return "# R\n\n## Risks\n\n| ID | Risk | Severity | Probability |\n|---|---|---|---|\n" +
+				"| R-001 | Parser breaks on new report format | High | Low |\n" +
+				"| R-002 | Rollback fails on write race | Medium | Low |\n" +
+				"| R-005 | Certification agent too lenient | " + severity + " | Medium |\n"
+		}
+		b := "# R\n\n## Risks\n\n### 1. Report parser breakage from format drift\n- **Impact:** High\n- **Probability:** Low\n\n" +
+			"### 2. Stale resume causing invalid certification\n- **Impact:** High\n- **Probability:** Medium\n\n" +
+			"### 4. Certification false passes\n- **Impact:** Medium-High\n- **Probability:** Medium\n"
+		tests := []struct {
+			severity string
+			want     bool
+		}{
+			{"Low", true},         // Low and Medium-High share no level
+			{"Medium", false},     // Medium lies in Medium-High: no disagreement at all
+			{"Low-Medium", false}, // overlaps Medium-High: a disagreement, not a contradiction
+		}
+		for _, tt := range tests {
+			_, an := analyseFields(t, register(tt.severity), b)
+			found := false
+			for _, p := range an.ByCategory(CategoryContradiction) {
+				found = found || (p.Kind == string(FieldConflict) && strings.Contains(p.Title, "Certification agent too lenient"))
+			}
+			assert.Equal(t, tt.want, found, "severity %s", tt.severity)
 		}
 	})
 

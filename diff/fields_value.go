@@ -44,6 +44,9 @@ type fldValue struct {
 	lo, hi float64
 	unit   string
 	label  string // for people: "OVERSTATED", "CONFIRMED HIGH", "12-16 h"
+	// hedged marks a negative verdict whose rationale grants the item may
+	// hold: it differs from an accepting verdict without contradicting it.
+	hedged bool
 }
 
 // fldNormalise normalises a field's value; a labelled list of code spans
@@ -374,7 +377,7 @@ func fldApprox(x, y float64) bool { return relDiff(x, y) < 0.005 }
 
 // conflicting reports whether two values on one known scale contradict.
 func (a fldValue) conflicting(b fldValue) bool {
-	if a.kind != fvEnum || b.kind != fvEnum || a.comparableScale() != b.comparableScale() || a.class == b.class {
+	if a.kind != fvEnum || b.kind != fvEnum || a.comparableScale() != b.comparableScale() || a.class == b.class || a.hedged || b.hedged {
 		return false
 	}
 	switch a.scale {

@@ -54,6 +54,9 @@ func FuzzAnalyze(f *testing.F) {
 		[]byte("# B\n\n| Ref | Actual | Verdict |\n|---|---|---|\n| `x.py:4-8` sig | Actual: lines 5-8. | REFUTED |\n\n- `x.py:10-12`: `f` -- CONFIRMED.\n\nTwo instances of sycophantic agreement were detected.\n"))
 	f.Add([]byte("# A\n\n**Via flag** `--mode {a|b}`:\n- `b` — default; x.\n\n1. **v1** — `--mode` flag. Default `a`.\n\n## Total timeline\n- **3-4 days**\n"),
 		[]byte("# B\n\n| Phase | Days |\n|---|---|\n| 1 | 9 days |\n| Total | 20-25 days |\n\n### Task 4.1: Do\n```yaml\ndepends_on: [3.1, 3.2]\n```\n"))
+	// the rules for self-contradicting counts, corrections, series and change sizes
+	f.Add([]byte("# A\n\n## NR-6 — B\n\n**Assessment: PARTIALLY REDUNDANT.** x\n\n| Category | Count |\n|---|---|\n| Redundancies found | 1 (NR-3 partially) |\n\n1. **OV-1 x**: y\n2. **OV-4 x**: y\n\nIt favors B in 3 out of 3 cases (OV-1, OV-4 favor B; OV-2 recommends merge).\n"),
+		[]byte("# B\n\n| Ref | Actual |\n|---|---|\n| `d.py:2` | S=22, T=23. Actually: line 21 is `S`, not line 22. |\n\nBut if there were a step 9, it re-runs. The 9-step pipeline.\n\nThe executor itself is unchanged except for two new lines.\n\n- **`notify.py`**: x. Single-line change.\n- Files: executor.py (+~30 LOC), notify.py (+~10 LOC)\n"))
 	f.Fuzz(func(t *testing.T, a, b []byte) {
 		da, err := Parse("a", a)
 		if err != nil {
@@ -129,4 +132,41 @@ func diffContradictions(ds []Difference) []Contradiction {
 		out = append(out, Contradiction{Claims: d.Claims})
 	}
 	return out
+}
+
+// FuzzLineRules checks the rules that read counts, corrections and change
+// sizes out of a document's lines: on any document they neither panic nor
+// cite a quote that is not on the line they cite, and every finding lies
+// within one variant.
+func FuzzLineRules(f *testing.F) {
+	for _, s := range []string{
+		"| Category | Count |\n|---|---|\n| Redundancies found | 1 (NR-3 partially) |\n\n## NR-6 — B\n\n**Assessment: PARTIALLY REDUNDANT.** x\n",
+		"| Ref | Actual |\n|---|---|\n| `d.py:2` | S=22, T=23. Actually: line 21 is `S`, not line 22. |\n",
+		"The executor itself is unchanged except for two new lines.\n\n- **`notify.py`**: x. Single-line change.\n- Files: executor.py (+~30 LOC), notify.py (+~10 LOC)\n",
+		"1. **OV-1 x**: y\n2. **OV-4 x**: y\n\nIt favors B in 3 out of 3 cases (OV-1, OV-4 favor B; OV-2 recommends merge).\n",
+		"| Item | Assigned | Mine |\n|---|---|---|\n| a | HIGH | **LOW** |\n| b | HIGH | HIGH |\n\n3 items are rated too HIGH, 2 items are rated correctly HIGH.\n",
+	} {
+		f.Add([]byte("# T\n\n## S\n\n" + s))
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		d, err := Parse("fuzz", src)
+		if err != nil {
+			return
+		}
+		in := NewDetectInput(d)
+		lines := strings.Split(d.Source, "\n")
+		for _, rule := range []func(DetectInput) []Contradiction{detectCountedLabels, detectSelfCorrections, detectChangeSizes,
+			detectEnumeratedCounts, detectRatingTallies} {
+			for _, c := range rule(in) {
+				if len(c.Claims) < 2 || c.Scope() != IntraVariant {
+					t.Fatalf("%s: %d claims, scope %s", c.Key, len(c.Claims), c.Scope())
+				}
+				for _, cl := range c.Claims {
+					if cl.Line < 1 || cl.Line > len(lines) || cl.Quote == "" || !strings.Contains(lines[cl.Line-1], cl.Quote) {
+						t.Fatalf("%s: quote %q is not on line %d", c.Key, cl.Quote, cl.Line)
+					}
+				}
+			}
+		}
+	})
 }
