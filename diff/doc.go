@@ -31,10 +31,11 @@
 // named item — and report a difference of estimates or wording as a
 // content difference, not a contradiction; a [ModelDetector] reads every
 // statement in its context (section path, table columns, list lead-ins,
-// code with line numbers), one group of aligned topics per request plus a
-// last request over summaries and totals, and its findings count only
-// once verified — the rest, and the changes between successive revisions,
-// are content differences. With a model detector each contradiction says
+// code with line numbers), one group of aligned topics per request — with
+// the statements of other sections that name the same identifiers — plus
+// a last request over summaries and totals, and its findings count only
+// once verified and given with high confidence — the rest, and the
+// changes between successive revisions, are content differences. With a model detector each contradiction says
 // which detectors found it. Every finding quotes the variants verbatim
 // with line numbers.
 //
