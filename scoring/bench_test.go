@@ -122,3 +122,47 @@ func BenchmarkScore(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkPrepare measures what Prepare does ahead of Score — the
+// quantitative layer, the evidence indexes and every rule-judge test — on
+// freshly parsed documents (the parse is not timed), then Score after it:
+// what is left on the pipeline's critical path.
+func BenchmarkPrepare(b *testing.B) {
+	ctx := context.Background()
+	srcs, in := benchInput(b, 100<<10)
+	s := New()
+	fresh := func() {
+		for i, src := range srcs {
+			d, err := diff.Parse(in.Variants[i].Doc.Name, src)
+			if err != nil {
+				b.Fatal(err)
+			}
+			in.Variants[i].Doc = d
+		}
+	}
+	b.Run("prepare-10x100KB", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			b.StopTimer()
+			fresh()
+			b.StartTimer()
+			if err := s.Prepare(ctx, in); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("score-after-prepare-10x100KB", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			b.StopTimer()
+			fresh()
+			if err := s.Prepare(ctx, in); err != nil {
+				b.Fatal(err)
+			}
+			b.StartTimer()
+			if _, err := s.Score(ctx, in); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

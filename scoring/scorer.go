@@ -133,9 +133,23 @@ func (s *HybridScorer) Prepare(ctx context.Context, in Input) error {
 	if _, ok := s.judge.(RuleJudge); !ok {
 		return nil
 	}
-	_, err = s.judge.Evaluate(ctx, RubricRequest{Criteria: s.rubric.Criteria(), Source: in.Source, Reference: ref,
+	got, err := s.judge.Evaluate(ctx, RubricRequest{Criteria: s.rubric.Criteria(), Source: in.Source, Reference: ref,
 		Variants: vs, Pass: 1})
-	return err
+	if err != nil {
+		return err
+	}
+	// The evidence check of every verdict, whose answers the index keeps:
+	// both of Score's passes cite the same lines.
+	at := make(map[string]*evidenceIndex, len(vs))
+	for _, v := range vs {
+		at[v.Label] = newEvidenceIndex(v.Doc)
+	}
+	for _, v := range got.Verdicts {
+		if x := at[v.Variant]; x != nil {
+			verify(v, x)
+		}
+	}
+	return nil
 }
 
 func documents(vs []Variant) []*diff.Document {
