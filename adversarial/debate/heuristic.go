@@ -217,8 +217,7 @@ func (g *argument) opening(st *Statement) {
 			ls = append(ls, lead{pm, pm.marks[g.self].score - runnerUp(pm, g.self)})
 		}
 	}
-	slices.SortStableFunc(ls, func(x, y lead) int { return cmpFloatDesc(x.gap, y.gap) })
-	for _, l := range ls[:min(len(ls), 5)] {
+	for _, l := range topStable(ls, 5, func(l lead) float64 { return l.gap }) {
 		own := l.pm.marks[g.self]
 		st.Strengths = append(st.Strengths, Claim{Point: l.pm.point.ID,
 			Text: fmt.Sprintf("%s: %s", clip(l.pm.point.Title, 80), own.measure), Evidence: own.cite(g.self)})
@@ -291,9 +290,8 @@ func (g *argument) weaknesses(o string) []Criticism {
 			gs = append(gs, gap{pm, mine.score - om.score})
 		}
 	}
-	slices.SortStableFunc(gs, func(x, y gap) int { return cmpFloatDesc(x.d, y.d) })
 	var out []Criticism
-	for _, x := range gs[:min(len(gs), 3)] {
+	for _, x := range topStable(gs, 3, func(x gap) float64 { return x.d }) {
 		om, mine := x.pm.marks[o], x.pm.marks[g.self]
 		out = append(out, Criticism{Against: o, Point: x.pm.point.ID,
 			Text:     fmt.Sprintf("%s — Variant %s: %s; Variant %s: %s", clip(x.pm.point.Title, 80), o, om.measure, g.self, mine.measure),
@@ -455,6 +453,30 @@ func runnerUp(pm pointMarks, label string) float64 {
 		}
 	}
 	return best
+}
+
+// topStable returns the k items of largest key, largest first and ties
+// in their order in items: the first k of a stable sort by descending
+// key, found in one pass. An advocate may lead on thousands of points
+// and names five; sorting them all made its opening grow faster than
+// the points.
+func topStable[T any](items []T, k int, key func(T) float64) []T {
+	out := make([]T, 0, k+1)
+	for _, it := range items {
+		v := key(it)
+		i := len(out)
+		for i > 0 && cmpFloatDesc(key(out[i-1]), v) > 0 {
+			i--
+		}
+		if i >= k {
+			continue
+		}
+		out = slices.Insert(out, i, it)
+		if len(out) > k {
+			out = out[:k]
+		}
+	}
+	return out
 }
 
 func cmpFloatDesc(a, b float64) int {
