@@ -114,10 +114,11 @@ func debateAssessment(turn Turn) assessment {
 
 // argument builds one heuristic statement.
 type argument struct {
-	turn Turn
-	a    assessment
-	self string
-	pos  []PointPosition
+	turn  Turn
+	a     assessment
+	self  string
+	pos   []PointPosition
+	index map[string]int // see pointIndex
 }
 
 func (g *argument) positions(margin float64) {
@@ -125,7 +126,8 @@ func (g *argument) positions(margin float64) {
 	for _, c := range g.turn.Criticisms {
 		criticised[c.Point] = true
 	}
-	for _, pm := range g.a.points {
+	for i := range g.a.points {
+		pm := &g.a.points[i]
 		own, best := pm.marks[g.self], pm.best
 		m := margin
 		if criticised[pm.point.ID] {
@@ -151,7 +153,7 @@ func (g *argument) positions(margin float64) {
 // confidence grows with the lead of the preferred variant over the best
 // other one: 55 at a tie, 95 at a lead of 0.5 or more, 50 when defending a
 // variant that measures worse.
-func confidence(pm pointMarks, prefer string) int {
+func confidence(pm *pointMarks, prefer string) int {
 	other := -1.0
 	for l, m := range pm.marks {
 		if l != prefer {
@@ -163,6 +165,9 @@ func confidence(pm pointMarks, prefer string) int {
 }
 
 func (g *argument) position(point string) PointPosition {
+	if i, ok := g.pointIndex()[point]; ok && i < len(g.pos) && g.pos[i].Point == point {
+		return g.pos[i] // pos follows the assessment's points
+	}
 	for _, p := range g.pos {
 		if p.Point == point {
 			return p
@@ -175,7 +180,8 @@ func (g *argument) position(point string) PointPosition {
 // defends (prefers its own variant although another measures better) and
 // concedes.
 func (g *argument) counts() (leads, defends, concedes []string) {
-	for i, pm := range g.a.points {
+	for i := range g.a.points {
+		pm := &g.a.points[i]
 		p := g.pos[i]
 		switch {
 		case p.Concede:
@@ -208,11 +214,12 @@ func (g *argument) opening(st *Statement) {
 		st.Steelman = append(st.Steelman, Steelman{Variant: o.Label, Argument: g.steelman(o)})
 	}
 	type lead struct {
-		pm  pointMarks
+		pm  *pointMarks
 		gap float64
 	}
 	var ls []lead
-	for _, pm := range g.a.points {
+	for i := range g.a.points {
+		pm := &g.a.points[i]
 		if pm.best == g.self && pm.marks[g.self].involved {
 			ls = append(ls, lead{pm, pm.marks[g.self].score - runnerUp(pm, g.self)})
 		}
@@ -232,14 +239,15 @@ func (g *argument) opening(st *Statement) {
 // others by most (the first such point in the debate's order). The ids
 // are looked up in a set: an advocate may lead on thousands of points,
 // and a scan of them per point made the opening quadratic.
-func (g *argument) strongest(label string, ids []string) (pointMarks, bool) {
+func (g *argument) strongest(label string, ids []string) (*pointMarks, bool) {
 	in := make(map[string]bool, len(ids))
 	for _, id := range ids {
 		in[id] = true
 	}
-	var best pointMarks
+	var best *pointMarks
 	bestGap, found := math.Inf(-1), false
-	for _, pm := range g.a.points {
+	for i := range g.a.points {
+		pm := &g.a.points[i]
 		if !in[pm.point.ID] {
 			continue
 		}
@@ -253,9 +261,10 @@ func (g *argument) strongest(label string, ids []string) (pointMarks, bool) {
 // steelman states the strongest case for an opponent: the point where it
 // measures best against this advocate's own variant.
 func (g *argument) steelman(o Variant) string {
-	var best pointMarks
+	var best *pointMarks
 	bestGap, found := math.Inf(-1), false
-	for _, pm := range g.a.points {
+	for i := range g.a.points {
+		pm := &g.a.points[i]
 		m := pm.marks[o.Label]
 		if !m.involved || m.score == 0 {
 			continue
@@ -280,11 +289,12 @@ func (g *argument) steelman(o Variant) string {
 // worse than this advocate's variant.
 func (g *argument) weaknesses(o string) []Criticism {
 	type gap struct {
-		pm pointMarks
+		pm *pointMarks
 		d  float64
 	}
 	var gs []gap
-	for _, pm := range g.a.points {
+	for i := range g.a.points {
+		pm := &g.a.points[i]
 		om, mine := pm.marks[o], pm.marks[g.self]
 		if om.involved && mine.involved && mine.score-om.score >= 0.15 {
 			gs = append(gs, gap{pm, mine.score - om.score})
@@ -303,7 +313,8 @@ func (g *argument) weaknesses(o string) []Criticism {
 // concessions words the points conceded, leaving out those in already.
 func (g *argument) concessions(already map[string]bool) []string {
 	var out []string
-	for i, pm := range g.a.points {
+	for i := range g.a.points {
+		pm := &g.a.points[i]
 		p := g.pos[i]
 		if !p.Concede || already[p.Point] {
 			continue
@@ -389,20 +400,35 @@ func (g *argument) closing(st *Statement) {
 	st.Concessions = g.concessions(g.previous())
 }
 
-func (g *argument) marksFor(point string) (pointMarks, bool) {
-	for _, pm := range g.a.points {
-		if pm.point.ID == point {
-			return pm, true
+func (g *argument) marksFor(point string) (*pointMarks, bool) {
+	if i, ok := g.pointIndex()[point]; ok {
+		return &g.a.points[i], true
+	}
+	return nil, false
+}
+
+// pointIndex maps each point's id to its place in the assessment (and in
+// pos): the rebuttal and the closing look points up by id, once per
+// point they defend or leave unresolved — thousands in a large document,
+// where a scan per look-up made the turn quadratic.
+func (g *argument) pointIndex() map[string]int {
+	if g.index == nil {
+		g.index = make(map[string]int, len(g.a.points))
+		for i := range g.a.points {
+			if _, dup := g.index[g.a.points[i].point.ID]; !dup {
+				g.index[g.a.points[i].point.ID] = i // the first, as a scan finds it
+			}
 		}
 	}
-	return pointMarks{}, false
+	return g.index
 }
 
 // topVariant returns the variant that measures best on the most points
 // (the first in input order on a tie).
 func (g *argument) topVariant() string {
 	n := map[string]int{}
-	for _, pm := range g.a.points {
+	for i := range g.a.points {
+		pm := &g.a.points[i]
 		n[pm.best]++
 	}
 	top := ""
@@ -445,7 +471,7 @@ func (g *argument) moreEvidence(point string) (Claim, bool) {
 }
 
 // runnerUp returns the best score among the variants other than label.
-func runnerUp(pm pointMarks, label string) float64 {
+func runnerUp(pm *pointMarks, label string) float64 {
 	best := 0.0
 	for l, m := range pm.marks {
 		if l != label {
