@@ -114,6 +114,25 @@ func canonical(s string) string {
 	b.Grow(len(s))
 	space := false
 	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf { // ASCII, most of any text: the same steps byte by byte
+			i++
+			switch c {
+			case '*', '_', '`', '#', '>', '|', '[', ']':
+				continue
+			case ' ', '\t', '\n', '\v', '\f', '\r':
+				space = b.Len() > 0
+				continue
+			}
+			if space {
+				b.WriteByte(' ')
+				space = false
+			}
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			b.WriteByte(c)
+			continue
+		}
 		r, n := utf8.DecodeRuneInString(s[i:])
 		i += n
 		switch r {

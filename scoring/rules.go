@@ -165,6 +165,9 @@ type view struct {
 	claims  []diff.Claim
 	contras []diff.Contradiction
 	done    bool
+
+	risksFound []risk // see risks
+	risksDone  bool
 }
 
 func newView(ctx context.Context, v Variant, req *RubricRequest) *view {
