@@ -123,6 +123,7 @@ func BenchmarkPipelineLatency(b *testing.B) {
 				drafts = append(drafts, Draft{Name: fmt.Sprintf("v%d.md", i+1), Content: samplegen.Spec(uint64(i+1), 4<<10)})
 			}
 			fake := providertest.Echo()
+			steps := newStepClock()
 			run := func(lat time.Duration) (*Result, time.Duration) {
 				model := provider.Chain(fake, providertest.Latency(lat))
 				heuristic := debate.NewHeuristicAdvocate()
@@ -145,7 +146,13 @@ func BenchmarkPipelineLatency(b *testing.B) {
 						return st, err
 					})
 				}
-				p := New(WithClock(fixedClock), WithAdvocates(advocate), WithConcurrency(n))
+				opts := []Option{WithClock(fixedClock), WithAdvocates(advocate), WithConcurrency(n)}
+				if lat > 0 {
+					opts = append(opts, WithObserver(steps))
+					steps.start()
+					defer steps.stop()
+				}
+				p := New(opts...)
 				start := time.Now()
 				res, err := p.Run(context.Background(), Input{Compare: drafts, Depth: "standard"})
 				if err != nil || res.Status == StatusFailed {
@@ -170,6 +177,7 @@ func BenchmarkPipelineLatency(b *testing.B) {
 			b.ReportMetric(float64(per)/float64(ideal), "wall/ideal")
 			b.ReportMetric(float64(fake.CallCount()-calls0)/float64(b.N)/float64(required), "calls/required")
 			b.ReportMetric(float64(compute.Microseconds())/1000, "compute-ms")
+			steps.report(b, b.N)
 		})
 	}
 }

@@ -102,27 +102,37 @@ func TestARunThatFailsBeforeScoringStopsThePreparation(t *testing.T) {
 	assert.Equal(t, []string{"prepare"}, sc.calls, "no scoring after a failed debate")
 }
 
-// TestTheGateReleasesOnceEveryAdvocateIsAskedOrOneAnswers: the scoring
-// work started ahead waits until no advocate is still to be handed its
-// first turn, or until an advocate has answered.
-func TestTheGateReleasesOnceEveryAdvocateIsAskedOrOneAnswers(t *testing.T) {
+// TestTheGateLetsGoWhenTheTurnsAreInFlight: the renders waiting for the
+// debate's first turns start once no advocate is still to be handed its
+// first turn, or once an advocate has answered; the scoring work started
+// ahead starts then too without an orchestrator, and with one once an
+// advocate is handed its second turn (the final's first).
+func TestTheGateLetsGoWhenTheTurnsAreInFlight(t *testing.T) {
+	type counts struct{ firstOut, prep bool }
 	tests := []struct {
-		name    string
-		asked   []int // advocates asked; they answer only once checked
-		answer  bool  // check the release after they answer, not before
-		release bool  // released while the turns are in flight
+		name     string
+		n        int   // advocates
+		asked    []int // advocates asked; they answer only once checked
+		inFlight counts
+		answered counts // after the turns answer
 	}{
-		{"none asked", nil, false, false},
-		{"some asked, none answered", []int{0, 2}, false, false},
-		{"one asked twice", []int{1, 1, 1}, false, false},
-		{"every advocate asked", []int{2, 0, 1}, false, true},
-		{"one answered", []int{1}, true, true},
+		{"none asked", 3, nil, counts{}, counts{}},
+		{"some asked, none answered", 3, []int{0, 2}, counts{}, counts{true, true}},
+		{"one asked twice", 3, []int{1, 1, 1}, counts{}, counts{true, true}},
+		{"every advocate asked", 3, []int{2, 0, 1}, counts{true, true}, counts{true, true}},
+		{"one answered", 3, []int{1}, counts{}, counts{true, true}},
+		{"orchestrated: every advocate asked", 5, []int{0, 1, 2, 3, 4}, counts{true, false}, counts{true, false}},
+		{"orchestrated: one answered", 5, []int{3}, counts{}, counts{true, false}},
+		{"orchestrated: an advocate's second turn", 5, []int{0, 1, 2, 3, 4, 2}, counts{true, true}, counts{true, true}},
+		{"orchestrated: a second turn before all are asked", 5, []int{1, 1}, counts{false, true}, counts{true, true}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var mu sync.Mutex
-			released := 0
-			g := &askedGate{asked: make([]bool, 3), left: 3, release: func() { mu.Lock(); released++; mu.Unlock() }}
+			var got counts
+			g := &askedGate{asked: make([]int, tt.n), left: tt.n, orchestrated: tt.n >= debate.OrchestratorThreshold,
+				firstOut: func() { mu.Lock(); got.firstOut = true; mu.Unlock() },
+				prep:     func() { mu.Lock(); got.prep = true; mu.Unlock() }}
 			finish := make(chan struct{})
 			var wg sync.WaitGroup
 			arrived := make(chan struct{}, len(tt.asked))
@@ -142,19 +152,12 @@ func TestTheGateReleasesOnceEveryAdvocateIsAskedOrOneAnswers(t *testing.T) {
 				<-arrived // every advocate asked is inside its turn
 			}
 			mu.Lock()
-			inFlight := released > 0
+			inFlight := got
 			mu.Unlock()
 			close(finish) // the turns answer
 			wg.Wait()
-			mu.Lock()
-			answered := released > 0
-			mu.Unlock()
-			if tt.answer {
-				assert.False(t, inFlight, "released before any advocate answered")
-				assert.True(t, answered, "an answer releases")
-				return
-			}
-			assert.Equal(t, tt.release, inFlight, "released while the turns are in flight")
+			assert.Equal(t, tt.inFlight, inFlight, "while the turns are in flight")
+			assert.Equal(t, tt.answered, got, "once they have answered")
 		})
 	}
 }

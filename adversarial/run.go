@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/crucible-go/crucible/adversarial/debate"
@@ -40,6 +41,10 @@ type run struct {
 	prep   *preparing      // step 3's work started during step 2
 
 	rendering []*rendering // artifacts rendered in the background, in emit order
+	// firstOut opens once the debate has handed out its first turns (see
+	// gate): the diff analysis is rendered in the wait for them.
+	firstOut     chan struct{}
+	firstOutOnce sync.Once
 
 	latest *int // latestRevision's answer, once found
 
@@ -78,8 +83,42 @@ func (x *run) emitLater(ctx context.Context, name string, render func() string) 
 	return nil
 }
 
+// emitDuringDebate is emitLater for a text rendered once the debate's
+// first model calls are in flight (see openFirstOut), not beside the
+// debate's set-up: with the cores busy, a render there holds back the
+// first calls. Emitting anything first opens the wait.
+func (x *run) emitDuringDebate(ctx context.Context, name string, render func() string) error {
+	if x.in.Interactive {
+		return x.emit(ctx, name, []byte(render()))
+	}
+	if x.firstOut == nil {
+		x.firstOut = make(chan struct{})
+	}
+	open := x.firstOut
+	r := &rendering{name: name, done: make(chan struct{})}
+	go func() {
+		defer close(r.done)
+		select {
+		case <-open:
+		case <-ctx.Done(): // a run cut short still writes what it finished
+		}
+		r.content = []byte(render())
+	}()
+	x.rendering = append(x.rendering, r)
+	return nil
+}
+
+// openFirstOut lets the renders waiting for the debate's first turns
+// begin.
+func (x *run) openFirstOut() {
+	if x.firstOut != nil {
+		x.firstOutOnce.Do(func() { close(x.firstOut) })
+	}
+}
+
 // flush emits the artifacts rendered in the background, in order.
 func (x *run) flush(ctx context.Context) error {
+	x.openFirstOut()
 	pending := x.rendering
 	x.rendering = nil
 	var first error

@@ -56,5 +56,5 @@ func (x *run) stepDiff(ctx context.Context) error {
 	steps.Analysis = a
 	x.stageDone()
 	x.finished(StageDiff, fmt.Sprintf("%d differences", len(a.Points)))
-	return x.emitLater(ctx, DiffAnalysisFile, a.Markdown)
+	return x.emitDuringDebate(ctx, DiffAnalysisFile, a.Markdown)
 }

@@ -128,10 +128,10 @@ func (x *run) scoringInput() scoring.Input {
 type preparing struct {
 	cancel context.CancelFunc
 	done   chan struct{}
-	// begin is closed when the work may start: once the debate has
-	// handed every advocate its first turn (or one of them has answered),
-	// so that the debate's own set-up — the CPU before its first model
-	// calls — does not share the cores with it.
+	// begin is closed when the work may start: when gate lets it go,
+	// once the debate's model calls are in flight, so that the debate's
+	// own set-up — the CPU before its calls — does not share the cores
+	// with it.
 	begin chan struct{}
 	open  sync.Once
 }
@@ -181,18 +181,28 @@ func (x *run) releasePreparing() {
 	}
 }
 
-// gate wraps the debate's advocates so that the scoring work started
-// ahead is released once every advocate has been handed a turn — from
-// then on the debate waits on its advocates (model calls), and the work
-// runs in those waits rather than beside the debate's set-up, where a
-// busy goroutine would hold back the calls still to start — or as soon
-// as any advocate answers (an advocate an orchestrated run's elimination
-// round passes over is asked only in the final).
+// gate wraps the debate's advocates so that the work that waits for the
+// debate's model calls is let go while the calls are in flight — in the
+// debate's set-up, or in the next round's, a busy goroutine would hold
+// back the calls still to start:
+//
+//   - the renders waiting for the first turns (see emitDuringDebate),
+//     once every advocate has been handed a turn or any has answered
+//     (an advocate an orchestrated run's elimination round passes over is
+//     asked only in the final);
+//   - the scoring work started ahead (see startPreparing): at the same
+//     moment in a debate without an orchestrator, whose first round may
+//     be its only one; with an orchestrator, once an advocate is handed
+//     its second turn — the final's first — so that it runs in the
+//     final's waits rather than beside the elimination rounds' own
+//     background work, which the final waits for.
 func (x *run) gate(advocates []debate.Advocate) []debate.Advocate {
-	if x.prep == nil {
-		return advocates
+	prep := func() {}
+	if x.prep != nil {
+		prep = x.prep.release
 	}
-	g := &askedGate{asked: make([]bool, len(advocates)), left: len(advocates), release: x.prep.release}
+	g := &askedGate{asked: make([]int, len(advocates)), left: len(advocates), firstOut: x.openFirstOut, prep: prep,
+		orchestrated: len(advocates) >= debate.OrchestratorThreshold}
 	out := make([]debate.Advocate, len(advocates))
 	for i, a := range advocates {
 		out[i] = releasingAdvocate{Advocate: a, gate: g, i: i}
@@ -200,28 +210,49 @@ func (x *run) gate(advocates []debate.Advocate) []debate.Advocate {
 	return out
 }
 
-// askedGate counts the advocates handed a turn.
+// askedGate counts the turns handed to each advocate.
 type askedGate struct {
-	mu      sync.Mutex
-	asked   []bool
-	left    int
-	release func()
+	mu           sync.Mutex
+	asked        []int
+	left         int // advocates not asked yet
+	orchestrated bool
+	firstOut     func()
+	prep         func()
 }
 
 func (g *askedGate) ask(i int) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if !g.asked[i] {
-		g.asked[i] = true
+	g.asked[i]++
+	switch g.asked[i] {
+	case 1:
 		if g.left--; g.left == 0 {
-			g.release()
+			g.opened()
+		}
+	case 2:
+		if g.orchestrated {
+			g.prep()
 		}
 	}
 }
 
-// releasingAdvocate is an advocate that counts towards releasing the
-// work started ahead when it is asked to argue, and releases it when it
-// answers.
+// answered records that an advocate has answered a turn.
+func (g *askedGate) answered() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.opened()
+}
+
+// opened lets go what waits for the first turns.
+func (g *askedGate) opened() {
+	g.firstOut()
+	if !g.orchestrated {
+		g.prep()
+	}
+}
+
+// releasingAdvocate is an advocate that counts its turns towards the
+// gate.
 type releasingAdvocate struct {
 	debate.Advocate
 	gate *askedGate
@@ -230,7 +261,7 @@ type releasingAdvocate struct {
 
 func (a releasingAdvocate) Argue(ctx context.Context, turn debate.Turn) (debate.Statement, error) {
 	a.gate.ask(a.i)
-	defer a.gate.release()
+	defer a.gate.answered()
 	return a.Advocate.Argue(ctx, turn)
 }
 

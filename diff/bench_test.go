@@ -111,3 +111,24 @@ func BenchmarkAnalyze(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkStructuralPoints compares the structure of two documents of n
+// short sections each (n/5 of them top-level); the growth from one size
+// to the next should stay near 2 per doubling.
+func BenchmarkStructuralPoints(b *testing.B) {
+	for _, n := range []int{5000, 10000, 20000} {
+		var docs []*Document
+		for i := range 2 {
+			d, err := Parse(fmt.Sprintf("big%d.md", i+1), samplegen.Sections(uint64(i+1), n))
+			if err != nil {
+				b.Fatal(err)
+			}
+			docs = append(docs, d)
+		}
+		b.Run(fmt.Sprintf("sections=%d", n), func(b *testing.B) {
+			for b.Loop() {
+				structuralPoints(docs)
+			}
+		})
+	}
+}

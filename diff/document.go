@@ -140,7 +140,10 @@ func (d *Document) Memo(key any, compute func() any) any {
 	if d.memo == nil {
 		return compute()
 	}
-	e, _ := d.memo.values.LoadOrStore(key, &memoEntry{})
+	e, ok := d.memo.values.Load(key) // most calls find the value: no entry to allocate
+	if !ok {
+		e, _ = d.memo.values.LoadOrStore(key, &memoEntry{})
+	}
 	entry := e.(*memoEntry)
 	entry.once.Do(func() { entry.value = compute() })
 	return entry.value

@@ -53,6 +53,17 @@ func Normalize(src []byte) ([]byte, error) {
 	if !utf8.Valid(src) {
 		return nil, &InputError{Line: lineOfOffset(src, firstInvalidUTF8(src)), Err: ErrInvalidUTF8}
 	}
+	if n, ok := cleanLines(src); ok {
+		// Nothing to rewrite: most documents end their lines with LF and
+		// no trailing space. The text up to its last line with content,
+		// that line ended by LF.
+		out := make([]byte, n, n+1)
+		copy(out, src)
+		if n > 0 && out[n-1] != '\n' {
+			out = append(out, '\n')
+		}
+		return out, nil
+	}
 	out := make([]byte, 0, len(src)+1)
 	lastContent := 0 // len(out) just after the last line that had content
 	for len(src) > 0 {
@@ -73,6 +84,34 @@ func Normalize(src []byte) ([]byte, error) {
 		src = rest
 	}
 	return out[:lastContent], nil
+}
+
+// cleanLines reports whether src needs none of Normalize's rewriting
+// but the trim of its trailing empty lines — no CR, no line ending in
+// white space — and, if so, where its last line with content ends
+// (after its LF, or at the end of src when it has none).
+func cleanLines(src []byte) (int, bool) {
+	if bytes.IndexByte(src, '\r') >= 0 {
+		return 0, false
+	}
+	end := 0 // after the last line with content
+	for start := 0; start < len(src); {
+		i := bytes.IndexByte(src[start:], '\n')
+		stop := len(src) // the line is src[start:stop]
+		next := len(src)
+		if i >= 0 {
+			stop, next = start+i, start+i+1
+		}
+		if stop > start {
+			switch src[stop-1] {
+			case ' ', '\t', '\v', '\f':
+				return 0, false
+			}
+			end = next
+		}
+		start = next
+	}
+	return end, true
 }
 
 func firstInvalidUTF8(b []byte) int {

@@ -1,6 +1,7 @@
 package diff
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"strings"
@@ -8,6 +9,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/crucible-go/crucible/internal/samplegen"
 )
 
 func TestNormalize(t *testing.T) {
@@ -178,4 +181,55 @@ func TestParseIsDeterministicAndIdempotent(t *testing.T) {
 	b, err := Parse("x", []byte(a.Source))
 	require.NoError(t, err)
 	assert.Equal(t, dump(a), dump(b))
+}
+
+// normalizeLines is Normalize's line-by-line rewrite without its fast
+// path for text that needs none: the reference the fast path must agree
+// with.
+func normalizeLines(src []byte) []byte {
+	out := make([]byte, 0, len(src)+1)
+	lastContent := 0
+	for len(src) > 0 {
+		i := bytes.IndexAny(src, "\r\n")
+		line, rest := src, src[:0]
+		if i >= 0 {
+			line, rest = src[:i], src[i+1:]
+			if src[i] == '\r' && len(rest) > 0 && rest[0] == '\n' {
+				rest = rest[1:]
+			}
+		}
+		line = bytes.TrimRight(line, " \t\v\f")
+		out = append(out, line...)
+		out = append(out, '\n')
+		if len(line) > 0 {
+			lastContent = len(out)
+		}
+		src = rest
+	}
+	return out[:lastContent]
+}
+
+func TestNormalizeFastPathAgrees(t *testing.T) {
+	inputs := []string{"", "\n", "a", "a\n", "a\n\n\n", "a\nb", "\n\na\n", "a \n", "a\t", "a\r\nb", "a\rb", "  \n", "a\n \n", "x\ny\n\n"}
+	inputs = append(inputs, string(samplegen.Spec(4, 6<<10)))
+	for _, in := range inputs {
+		got, err := Normalize([]byte(in))
+		require.NoError(t, err)
+		assert.Equal(t, string(normalizeLines([]byte(in))), string(got), "%q", in)
+	}
+}
+
+func FuzzNormalize(f *testing.F) {
+	for _, s := range []string{"a\n", "a \n", "a\r\n", "\n\n", "x"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		got, err := Normalize(src)
+		if err != nil {
+			return // binary or not UTF-8: rejected before any rewrite
+		}
+		if want := normalizeLines(bytes.TrimPrefix(src, bom)); !bytes.Equal(got, want) {
+			t.Fatalf("Normalize(%q) = %q, want %q", src, got, want)
+		}
+	})
 }

@@ -22,39 +22,42 @@ type structureOf struct {
 	top     []int       // top-level section indexes
 	cluster []int       // cluster id of each top-level section
 	titles  []words.Set // word set of every section's title
+	// universe holds every variant's titles: the word order of the title
+	// indexes.
+	universe []words.Set
 }
 
 func structuralPoints(docs []*Document) []Point {
 	vs := make([]structureOf, len(docs))
-	var reps []words.Set // representative title of each cluster
-	var repTitle []string
+	var universe []words.Set
 	for v, d := range docs {
 		vs[v].doc = d
 		vs[v].top = d.TopLevel()
 		for _, s := range d.Sections {
 			vs[v].titles = append(vs[v].titles, words.NewSet(s.Title))
 		}
-		used := map[int]bool{}
+		universe = append(universe, vs[v].titles...)
+	}
+	// The clusters: each top-level section joins the unused cluster whose
+	// representative title (its first) it overlaps most, at sameSection
+	// or more (the earliest cluster on a tie), or starts one.
+	reps, clusters := newTitleIndex(universe), 0
+	for v, d := range docs {
+		used, next := map[int]bool{}, map[int]int{}
 		for _, si := range vs[v].top {
 			set := vs[v].titles[si]
-			best, bestScore := -1, sameSection
-			for c, rep := range reps {
-				if used[c] {
-					continue
-				}
-				score := titleOverlap(d.Sections[si].Title, set, repTitle[c], rep)
-				if score >= bestScore && (best < 0 || score > bestScore) {
-					best, bestScore = c, score
-				}
-			}
+			best, _ := reps.bestUnused(d.Sections[si].Title, set, used, next)
 			if best < 0 {
-				best = len(reps)
-				reps = append(reps, set)
-				repTitle = append(repTitle, d.Sections[si].Title)
+				best = clusters
+				clusters++
+				reps.add(best, d.Sections[si].Title, set)
 			}
 			used[best] = true
 			vs[v].cluster = append(vs[v].cluster, best)
 		}
+	}
+	for v := range vs {
+		vs[v].universe = universe
 	}
 	var points []Point
 	if p, ok := orderingPoint(vs); ok {
@@ -168,29 +171,56 @@ func groupingPoint(vs []structureOf) (Point, bool) {
 		Reason: "different grouping or categorization of topics", Positions: emptyPositions(len(vs))}
 	found := false
 	notes := make([][]string, len(vs))
+	noted := make([]map[string]bool, len(vs))
+	note := func(v int, n string) {
+		if noted[v] == nil {
+			noted[v] = map[string]bool{}
+		}
+		if !noted[v][n] {
+			noted[v][n] = true
+			notes[v] = append(notes[v], n)
+		}
+	}
+	// Per variant, its clusters and an index of its nested sections'
+	// titles: a topic asks each other variant whether it has the topic,
+	// then for its first nested section with that title.
+	has := make([]map[int]bool, len(vs))
+	nested := make([]*titleIndex, len(vs))
+	for b, vb := range vs {
+		has[b] = make(map[int]bool, len(vb.cluster))
+		for _, c := range vb.cluster {
+			has[b][c] = true
+		}
+	}
 	for a, va := range vs {
 		for t, c := range va.cluster {
 			for b, vb := range vs {
-				if b == a || slices.Contains(vb.cluster, c) {
+				if b == a || has[b][c] {
 					continue
+				}
+				if nested[b] == nil {
+					nested[b] = newTitleIndex(vb.universe)
+					for si, s := range vb.doc.Sections {
+						if s.Depth >= 2 {
+							nested[b].add(si, s.Title, vb.titles[si])
+						}
+					}
 				}
 				// Is the topic nested somewhere in b?
 				title := va.doc.Sections[va.top[t]].Title
-				set := va.titles[va.top[t]]
-				for si, s := range vb.doc.Sections {
-					if s.Depth < 2 || titleOverlap(title, set, s.Title, vb.titles[si]) < sameSection {
-						continue
-					}
-					parent := vb.doc.Sections[s.Parent].Title
-					notes[a] = appendOnce(notes[a], fmt.Sprintf("%q is a top-level section", title))
-					notes[b] = appendOnce(notes[b], fmt.Sprintf("%q sits under %q", s.Title, parent))
-					if !found {
-						p.Evidence = append(p.Evidence, headingEvidence(va.doc, a, va.top[t]), headingEvidence(vb.doc, b, si))
-					}
-					found = true
-					p.Variants = appendOnceInt(appendOnceInt(p.Variants, a), b)
-					break
+				si := nested[b].first(title, va.titles[va.top[t]])
+				if si < 0 {
+					continue
 				}
+				s := vb.doc.Sections[si]
+				parent := vb.doc.Sections[s.Parent].Title
+				note(a, fmt.Sprintf("%q is a top-level section", title))
+				note(b, fmt.Sprintf("%q sits under %q", s.Title, parent))
+				if !found {
+					p.Evidence = append(p.Evidence, headingEvidence(va.doc, a, va.top[t]), headingEvidence(vb.doc, b, si))
+				}
+				found = true
+				p.Variants = appendOnceInt(appendOnceInt(p.Variants, a), b)
 			}
 		}
 	}
@@ -209,13 +239,6 @@ func groupingPoint(vs []structureOf) (Point, bool) {
 		p.Positions[i].Text = strings.Join(notes[i], "; ")
 	}
 	return p, true
-}
-
-func appendOnce(s []string, v string) []string {
-	if slices.Contains(s, v) {
-		return s
-	}
-	return append(s, v)
 }
 
 func appendOnceInt(s []int, v int) []int {

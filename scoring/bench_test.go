@@ -2,7 +2,10 @@ package scoring
 
 import (
 	"context"
+	"fmt"
+	"math"
 	"testing"
+	"time"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/extension"
@@ -120,5 +123,95 @@ func BenchmarkScore(b *testing.B) {
 		if _, err := s.Score(ctx, in); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkPrepare measures what Prepare does ahead of Score — the
+// quantitative layer, the evidence indexes and every rule-judge test — on
+// freshly parsed documents (the parse is not timed), then Score after it:
+// what is left on the pipeline's critical path.
+func BenchmarkPrepare(b *testing.B) {
+	ctx := context.Background()
+	srcs, in := benchInput(b, 100<<10)
+	s := New()
+	fresh := func() {
+		for i, src := range srcs {
+			d, err := diff.Parse(in.Variants[i].Doc.Name, src)
+			if err != nil {
+				b.Fatal(err)
+			}
+			in.Variants[i].Doc = d
+		}
+	}
+	b.Run("prepare-10x100KB", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			b.StopTimer()
+			fresh()
+			b.StartTimer()
+			if err := s.Prepare(ctx, in); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("score-after-prepare-10x100KB", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			b.StopTimer()
+			fresh()
+			if err := s.Prepare(ctx, in); err != nil {
+				b.Fatal(err)
+			}
+			b.StartTimer()
+			if _, err := s.Score(ctx, in); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// BenchmarkPrepareScale runs Prepare on two documents of n short sections
+// each, after the diff analysis has measured them as in the pipeline (the
+// analysis is not timed), so that growth faster than the documents shows:
+// "x2" is the CPU time's growth per doubling of n (target ≤ 2.5).
+func BenchmarkPrepareScale(b *testing.B) {
+	ctx := context.Background()
+	sizes := []int{5000, 10000, 20000}
+	cpu := map[int]float64{}
+	for k, n := range sizes {
+		b.Run(fmt.Sprintf("sections=%d", n), func(b *testing.B) {
+			var spent time.Duration
+			for b.Loop() {
+				b.StopTimer()
+				var in Input
+				var docs []*diff.Document
+				for i := range 2 {
+					d, err := diff.Parse(fmt.Sprintf("big%d.md", i+1), samplegen.Sections(uint64(i+1), n))
+					if err != nil {
+						b.Fatal(err)
+					}
+					docs = append(docs, d)
+					in.Variants = append(in.Variants, Variant{Label: diff.Label(i), Doc: d})
+				}
+				a, err := diff.Analyze(ctx, docs)
+				if err != nil {
+					b.Fatal(err)
+				}
+				in.Analysis = a
+				b.StartTimer()
+				c0, _ := cputime.Now()
+				if err := New().Prepare(ctx, in); err != nil {
+					b.Fatal(err)
+				}
+				c1, _ := cputime.Now()
+				spent += c1 - c0
+			}
+			ms := float64(spent.Microseconds()) / 1000 / float64(b.N)
+			cpu[n] = ms
+			b.ReportMetric(ms, "cpu-ms")
+			if prev := cpu[sizes[max(k-1, 0)]]; k > 0 && prev > 0 {
+				b.ReportMetric(math.Pow(ms/prev, 1/math.Log2(float64(n)/float64(sizes[k-1]))), "x2")
+			}
+		})
 	}
 }

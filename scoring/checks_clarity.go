@@ -144,21 +144,59 @@ func acronymDefinitions(w *view) []acronymDef {
 		if m := reGlossary.FindStringSubmatch(l.text); m != nil {
 			out = append(out, acronymDef{m[1], strings.TrimSpace(m[2]), l})
 		}
-		if strings.IndexByte(l.text, '(') < 0 {
-			continue
-		}
-		for _, m := range reExpandBefore.FindAllStringSubmatch(l.text, -1) {
-			if exp := expansionFor(m[2], m[1]); exp != "" {
-				out = append(out, acronymDef{m[2], exp, l})
+		before, after := parenAcronyms(l.text)
+		if before {
+			for _, m := range reExpandBefore.FindAllStringSubmatch(l.text, -1) {
+				if exp := expansionFor(m[2], m[1]); exp != "" {
+					out = append(out, acronymDef{m[2], exp, l})
+				}
 			}
 		}
-		for _, m := range reExpandAfter.FindAllStringSubmatch(l.text, -1) {
-			if initialsMatch(m[1], m[2]) {
-				out = append(out, acronymDef{m[1], strings.TrimSpace(m[2]), l})
+		if after {
+			for _, m := range reExpandAfter.FindAllStringSubmatch(l.text, -1) {
+				if initialsMatch(m[1], m[2]) {
+					out = append(out, acronymDef{m[1], strings.TrimSpace(m[2]), l})
+				}
 			}
 		}
 	}
 	return out
+}
+
+// parenAcronyms reports whether a line can hold what reExpandBefore
+// ("…(SLO)") and reExpandAfter ("SLO (…") match: an acronym of two
+// characters or more right inside an opening parenthesis, or right before
+// one (an "s" and spaces between) that a letter follows. Most lines hold
+// neither, and the two expressions, which backtrack over every word of a
+// line, are among the rule judge's costliest.
+func parenAcronyms(s string) (before, after bool) {
+	acr := func(c byte) bool { return isUpper(c) || c >= '0' && c <= '9' || c == '&' }
+	for i := strings.IndexByte(s, '('); i >= 0 && i+1 < len(s); {
+		if i+2 < len(s) && isUpper(s[i+1]) && acr(s[i+2]) {
+			before = true
+		}
+		if c := s[i+1]; c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' {
+			j := i - 1
+			for j >= 0 && (s[j] == ' ' || s[j] == '\t' || s[j] == '\n' || s[j] == '\f' || s[j] == '\r') {
+				j--
+			}
+			if j >= 0 && s[j] == 's' {
+				j--
+			}
+			if j >= 1 && acr(s[j]) && acr(s[j-1]) {
+				after = true
+			}
+		}
+		if before && after {
+			return
+		}
+		k := strings.IndexByte(s[i+1:], '(')
+		if k < 0 {
+			break
+		}
+		i += 1 + k
+	}
+	return before, after
 }
 
 // expansionFor trims the words before "(ACR)" to the ones whose initials

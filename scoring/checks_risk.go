@@ -59,7 +59,15 @@ func mitigatedOnLine(text string) bool {
 // risk column or probability and impact columns, and list items under a
 // heading that names risks or that state a probability and an impact.
 func (w *view) risks() []risk {
+	if !w.risksDone { // RSK-1 and RSK-2 both ask
+		w.risksFound, w.risksDone = w.findRisks(), true
+	}
+	return w.risksFound
+}
+
+func (w *view) findRisks() []risk {
 	var out []risk
+	riskTitle := map[int]bool{} // by section: reRiskH's answer for its title
 	bs := w.d.Blocks
 	for i := 0; i < len(bs); i++ {
 		b := bs[i]
@@ -97,7 +105,15 @@ func (w *view) risks() []risk {
 		}
 		lower := strings.ToLower(b.Text)
 		inline := reProbInline.find(b.Text, lower) != nil && reImpactInlin.find(b.Text, lower) != nil
-		under := b.Section >= 0 && reRiskH.MatchString(w.d.Sections[b.Section].Title)
+		under := false
+		if b.Section >= 0 {
+			m, ok := riskTitle[b.Section]
+			if !ok {
+				m = reRiskH.MatchString(w.d.Sections[b.Section].Title)
+				riskTitle[b.Section] = m
+			}
+			under = m
+		}
 		if inline || under {
 			out = append(out, risk{line: w.blockLine(i), assessed: inline, mitigated: mitigatedOnLine(b.Text)})
 		}

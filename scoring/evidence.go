@@ -2,6 +2,7 @@ package scoring
 
 import (
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -17,6 +18,12 @@ import (
 type evidenceIndex struct {
 	source string // the canonical source text
 	plain  string // the canonical plain text of headings and blocks
+
+	// found's answers by quote: the rule judge cites the same lines in
+	// both passes and in every run on the document, and Prepare checks
+	// them ahead, so Score finds its answers here.
+	mu   sync.Mutex
+	seen map[string]bool
 }
 
 // evidenceIndexKey memoises a document's evidence index.
@@ -48,11 +55,21 @@ const minQuote = 3
 // found reports whether quote occurs in the variant. An ellipsis ("…" or
 // "...") splits the quote into fragments that must occur in order.
 func (x *evidenceIndex) found(quote string) bool {
-	frags, alnum := fragments(quote)
-	if alnum < minQuote {
-		return false
+	x.mu.Lock()
+	ok, known := x.seen[quote]
+	x.mu.Unlock()
+	if known {
+		return ok
 	}
-	return inOrder(x.source, frags) || inOrder(x.plain, frags)
+	frags, alnum := fragments(quote)
+	ok = alnum >= minQuote && (inOrder(x.source, frags) || inOrder(x.plain, frags))
+	x.mu.Lock()
+	if x.seen == nil {
+		x.seen = map[string]bool{}
+	}
+	x.seen[quote] = ok
+	x.mu.Unlock()
+	return ok
 }
 
 // citable reports whether a quote holds enough to be evidence at all.
@@ -97,6 +114,25 @@ func canonical(s string) string {
 	b.Grow(len(s))
 	space := false
 	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf { // ASCII, most of any text: the same steps byte by byte
+			i++
+			switch c {
+			case '*', '_', '`', '#', '>', '|', '[', ']':
+				continue
+			case ' ', '\t', '\n', '\v', '\f', '\r':
+				space = b.Len() > 0
+				continue
+			}
+			if space {
+				b.WriteByte(' ')
+				space = false
+			}
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			b.WriteByte(c)
+			continue
+		}
 		r, n := utf8.DecodeRuneInString(s[i:])
 		i += n
 		switch r {

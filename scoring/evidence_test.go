@@ -1,9 +1,13 @@
 package scoring
 
 import (
+	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/stretchr/testify/assert"
+
+	"github.com/crucible-go/crucible/internal/samplegen"
 )
 
 func TestEvidenceFound(t *testing.T) {
@@ -54,4 +58,52 @@ func TestVerifyDowngradesUnfoundEvidence(t *testing.T) {
 
 	notMet := Verdict{Variant: "A", Criterion: "CMP-1", Evidence: []Citation{{Quote: "anything at all"}}}
 	assert.Equal(t, notMet, verify(notMet, x), "NOT MET verdicts are not checked")
+}
+
+// canonicalSlow is canonical without its ASCII fast path: the reference
+// the fast path must agree with.
+func canonicalSlow(s string) string {
+	var b strings.Builder
+	space := false
+	for _, r := range s {
+		switch r {
+		case '*', '_', '`', '#', '>', '|', '[', ']':
+			continue
+		case '‘', '’', '′':
+			r = '\''
+		case '“', '”', '″':
+			r = '"'
+		case '–', '—', '‑':
+			r = '-'
+		}
+		if unicode.IsSpace(r) || r == '\u00a0' {
+			space = b.Len() > 0
+			continue
+		}
+		if space {
+			b.WriteByte(' ')
+			space = false
+		}
+		b.WriteRune(unicode.ToLower(r))
+	}
+	return b.String()
+}
+
+func TestCanonicalMatchesTheRuneByRuneForm(t *testing.T) {
+	inputs := []string{"", "  A **bold**  `Code`\t\nline ", "“Quoted” — dash‑nb\u00a0space\u0085next", "ÀÉÎ ÕÜ straße İ", "\xff\xfe bad", "#> | [x] _y_"}
+	inputs = append(inputs, strings.Split(string(samplegen.Spec(3, 8<<10)), "\n")...)
+	for _, in := range inputs {
+		assert.Equal(t, canonicalSlow(in), canonical(in), "%q", in)
+	}
+}
+
+func FuzzCanonical(f *testing.F) {
+	for _, s := range []string{"A b", "“x”", "\xff", "İ"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := canonical(s), canonicalSlow(s); got != want {
+			t.Fatalf("canonical(%q) = %q, want %q", s, got, want)
+		}
+	})
 }

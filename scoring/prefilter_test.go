@@ -105,3 +105,41 @@ func FuzzFindAcronyms(f *testing.F) {
 		assert.Equal(t, reAcronym.FindAllStringIndex(s, -1), findAcronyms(s), "%q", s)
 	})
 }
+
+// parenAcronymLines are lines around the two expansion expressions: each
+// matching, each just missing, and the sample specifications' lines.
+func parenAcronymLines() []string {
+	lines := []string{
+		"", "no parenthesis", "Service Level Objective (SLO)", "SLO (Service Level Objective)", "SLOs (Service Level Objectives)",
+		"APIs\t(Application Interfaces)", "(A)", "(AB)", "(ABs)", "x (Ab)", "AB s (x)", "A (bc)", "AB(", "(", "AB (", "((SLO))",
+		"Time To Live (TTL) and MTTR (mean time to repair)", "R&D (research)", "Q3 (quarter)", "note (2x)",
+	}
+	for seed := range uint64(2) {
+		lines = append(lines, strings.Split(string(samplegen.Spec(seed+1, 10<<10)), "\n")...)
+	}
+	return lines
+}
+
+// parenAcronyms must say true wherever the expressions it saves match.
+func TestParenAcronymsPassesEveryMatch(t *testing.T) {
+	for _, l := range parenAcronymLines() {
+		checkParenAcronyms(t, l)
+	}
+}
+
+func checkParenAcronyms(t *testing.T, s string) {
+	before, after := parenAcronyms(s)
+	if reExpandBefore.MatchString(s) {
+		assert.True(t, before, "before: %q", s)
+	}
+	if reExpandAfter.MatchString(s) {
+		assert.True(t, after, "after: %q", s)
+	}
+}
+
+func FuzzParenAcronyms(f *testing.F) {
+	for _, s := range parenAcronymLines()[:20] {
+		f.Add(s)
+	}
+	f.Fuzz(checkParenAcronyms)
+}

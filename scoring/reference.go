@@ -171,7 +171,17 @@ type mention struct {
 	offset  int  // where the id is first mentioned: the id itself, not its block
 }
 
+// mentionsOf returns the requirement ids the document mentions, found
+// once per document: the reference (built by Prepare and again by Score)
+// and two rubric tests ask. Callers must not change the slice.
 func mentionsOf(d *diff.Document) []mention {
+	return d.Memo(mentionsKey{}, func() any { return findMentions(d) }).([]mention)
+}
+
+// mentionsKey memoises a document's mentions.
+type mentionsKey struct{}
+
+func findMentions(d *diff.Document) []mention {
 	var out []mention
 	at := map[string]int{}
 	// span is the source of the heading or block; the id's offset in it

@@ -163,7 +163,7 @@ func citation(c Citation) string {
 
 // clip shortens s to n runes with an ellipsis, whitespace collapsed.
 func clip(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
+	s = oneLine(s)
 	if utf8.RuneCountInString(s) <= n {
 		return s
 	}

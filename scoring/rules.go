@@ -75,7 +75,8 @@ func (RuleJudge) Evaluate(ctx context.Context, req RubricRequest) (RubricVerdict
 			key := ruleKey{criterion: c.ID, label: v.Label, source: req.Source, reference: ref}
 			memo := v.Doc.Memo(key, func() any {
 				r, err := run(check)
-				return ruleMemo{r, err}
+				r = quotable(r)
+				return ruleMemo{r, err, claimFor(c, v.Label, r.met)}
 			}).(ruleMemo)
 			if memo.err != nil {
 				if ctx.Err() != nil {
@@ -84,18 +85,8 @@ func (RuleJudge) Evaluate(ctx context.Context, req RubricRequest) (RubricVerdict
 				return out, memo.err
 			}
 			r := memo.result
-			if r.met {
-				for _, c := range r.cites {
-					if !citable(c.Quote) {
-						// A line like "0" proves nothing and would not
-						// survive the scorer's evidence check.
-						r = result{cites: r.cites, note: "The lines that meet the test are too short to quote as evidence: " + r.note}
-						break
-					}
-				}
-			}
 			out.Verdicts = append(out.Verdicts, Verdict{Variant: v.Label, Criterion: c.ID, Met: r.met,
-				Claim: claimFor(c, v.Label, r.met), Evidence: r.cites, Note: r.note})
+				Claim: memo.claim, Evidence: r.cites, Note: r.note})
 		}
 	}
 	return out, nil
@@ -109,8 +100,24 @@ type ruleKey struct {
 }
 
 type ruleMemo struct {
-	result result
+	result result // after quotable
 	err    error
+	claim  string
+}
+
+// quotable turns a met result whose cited lines are too short to quote
+// into a result not met: a line like "0" proves nothing and would not
+// survive the scorer's evidence check. It is applied once, as the result
+// enters the memo, not on every pass that reads it.
+func quotable(r result) result {
+	if r.met {
+		for _, c := range r.cites {
+			if !citable(c.Quote) {
+				return result{cites: r.cites, note: "The lines that meet the test are too short to quote as evidence: " + r.note}
+			}
+		}
+	}
+	return r
 }
 
 // referenceKey summarises a reference for ruleKey.
@@ -165,6 +172,9 @@ type view struct {
 	claims  []diff.Claim
 	contras []diff.Contradiction
 	done    bool
+
+	risksFound []risk // see risks
+	risksDone  bool
 }
 
 func newView(ctx context.Context, v Variant, req *RubricRequest) *view {

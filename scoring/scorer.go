@@ -4,6 +4,9 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"slices"
+	"strings"
+	"sync"
 
 	"github.com/crucible-go/crucible/diff"
 )
@@ -123,19 +126,80 @@ func (s *HybridScorer) Prepare(ctx context.Context, in Input) error {
 	if err != nil {
 		return err
 	}
-	ref := buildReference(in.Source, vs, in.Analysis)
-	if _, err := quantify(ctx, vs, ref, in.Analysis, s.detectors, s.limit); err != nil {
-		return err
-	}
-	for _, v := range vs {
-		newEvidenceIndex(v.Doc) // what the verdicts' evidence is checked against
-	}
 	if _, ok := s.judge.(RuleJudge); !ok {
+		// A model judge is not called ahead: only the quantitative layer
+		// and the evidence index.
+		ref := buildReference(in.Source, vs, in.Analysis)
+		if _, err := quantify(ctx, vs, ref, in.Analysis, s.detectors, s.limit); err != nil {
+			return err
+		}
+		for _, v := range vs {
+			newEvidenceIndex(v.Doc) // what the verdicts' evidence is checked against
+		}
 		return nil
 	}
-	_, err = s.judge.Evaluate(ctx, RubricRequest{Criteria: s.rubric.Criteria(), Source: in.Source, Reference: ref,
-		Variants: vs, Pass: 1})
+	// With the rule judge both layers depend on the variants alone: they
+	// are computed whole, and Score, after the debate, only combines them
+	// with its outcome.
+	_, err = s.layers(ctx, in, vs)
 	return err
+}
+
+// layersOf is what Score computes before it reads the debate: the
+// reference, the quantitative layer and, with the rule judge, the
+// qualitative layer.
+type layersOf struct {
+	ref      Reference
+	quant    []QuantScore
+	qual     []QualScore
+	bias     BiasReport
+	warnings []string
+	err      error
+}
+
+// layersKey identifies the layers of one scorer on one input (Debate
+// aside), in the first variant's memo.
+type layersKey struct {
+	scorer   *HybridScorer
+	analysis *diff.Analysis
+	source   *diff.Document
+	variants string // each variant's label and document
+	focus    string
+}
+
+// layers computes the input's layers with the rule judge once: Prepare
+// computes them while the debate runs and Score finds them (or waits for
+// them). A computation cut short by its caller's context is not kept:
+// the next caller starts over.
+func (s *HybridScorer) layers(ctx context.Context, in Input, vs []Variant) (*layersOf, error) {
+	var ids strings.Builder
+	for _, v := range vs {
+		fmt.Fprintf(&ids, "%s=%p;", v.Label, v.Doc)
+	}
+	key := layersKey{scorer: s, analysis: in.Analysis, source: in.Source, variants: ids.String(), focus: strings.Join(in.Focus, "\x00")}
+	slot := vs[0].Doc.Memo(key, func() any { return &layersSlot{} }).(*layersSlot)
+	slot.mu.Lock()
+	defer slot.mu.Unlock()
+	if slot.l != nil {
+		return slot.l, slot.l.err
+	}
+	l := &layersOf{ref: buildReference(in.Source, vs, in.Analysis)}
+	l.quant, l.err = quantify(ctx, vs, l.ref, in.Analysis, s.detectors, s.limit)
+	if l.err != nil {
+		l.err = fmt.Errorf("scoring: quantitative layer: %w", l.err)
+	} else {
+		l.qual, l.bias, l.warnings, l.err = s.qualitative(ctx, vs, in, l.ref)
+	}
+	if l.err == nil || ctx.Err() == nil {
+		slot.l = l
+	}
+	return l, l.err
+}
+
+// layersSlot holds the layers once computed.
+type layersSlot struct {
+	mu sync.Mutex
+	l  *layersOf
 }
 
 func documents(vs []Variant) []*diff.Document {
@@ -155,14 +219,27 @@ func (s *HybridScorer) Score(ctx context.Context, in Input) (*Scorecard, error) 
 	if err != nil {
 		return nil, err
 	}
-	ref := buildReference(in.Source, vs, in.Analysis)
-	quant, err := quantify(ctx, vs, ref, in.Analysis, s.detectors, s.limit)
-	if err != nil {
-		return nil, fmt.Errorf("scoring: quantitative layer: %w", err)
-	}
-	qual, bias, warnings, err := s.qualitative(ctx, vs, in, ref)
-	if err != nil {
-		return nil, err
+	var ref Reference
+	var quant []QuantScore
+	var qual []QualScore
+	var bias BiasReport
+	var warnings []string
+	if _, ok := s.judge.(RuleJudge); ok {
+		l, err := s.layers(ctx, in, vs)
+		if err != nil {
+			return nil, err
+		}
+		ref, quant, qual, bias, warnings = l.ref, l.quant, l.qual, l.bias, slices.Clone(l.warnings)
+	} else {
+		ref = buildReference(in.Source, vs, in.Analysis)
+		quant, err = quantify(ctx, vs, ref, in.Analysis, s.detectors, s.limit)
+		if err != nil {
+			return nil, fmt.Errorf("scoring: quantitative layer: %w", err)
+		}
+		qual, bias, warnings, err = s.qualitative(ctx, vs, in, ref)
+		if err != nil {
+			return nil, err
+		}
 	}
 	card := &Scorecard{Rubric: s.rubric, Reference: ref, Bias: bias, Debated: in.Debate.held(), Warnings: warnings}
 	if in.Debate != nil {

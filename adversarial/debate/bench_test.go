@@ -113,3 +113,53 @@ func BenchmarkHeuristicDebate(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkDebateScale runs the offline debate alone (heuristic advocates,
+// standard depth) over two documents of n short sections each, the
+// pipeline's "pair" shape, so that the debate's own growth shows without
+// the scoring work the pipeline runs beside it: "x2" is the growth of its
+// CPU time per doubling of n since the previous size (target ≤ 2.5).
+func BenchmarkDebateScale(b *testing.B) {
+	sizes := []int{5000, 10000, 20000}
+	cpu := map[int]float64{}
+	for k, n := range sizes {
+		var docs []*diff.Document
+		for i := range 2 {
+			d, err := diff.Parse(fmt.Sprintf("big%d.md", i+1), samplegen.Sections(uint64(i+1), n))
+			if err != nil {
+				b.Fatal(err)
+			}
+			docs = append(docs, d)
+		}
+		a, err := diff.Analyze(context.Background(), docs, diff.WithClock(fixedClock))
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprintf("sections=%d", n), func(b *testing.B) {
+			var spent time.Duration
+			for b.Loop() {
+				// The documents the diff analysed, as in the pipeline: what
+				// the diff measured of them is in their memos, and the
+				// debate's own measures are kept per run.
+				in := Input{Analysis: a}
+				for i, d := range docs {
+					in.Variants = append(in.Variants, Variant{Label: diff.Label(i), Doc: d})
+					in.Advocates = append(in.Advocates, NewHeuristicAdvocate())
+				}
+				c0, _ := cputime.Now()
+				if _, err := Run(context.Background(), in); err != nil {
+					b.Fatal(err)
+				}
+				c1, _ := cputime.Now()
+				spent += c1 - c0
+			}
+			ms := float64(spent.Microseconds()) / 1000 / float64(b.N)
+			cpu[n] = ms
+			b.ReportMetric(ms, "cpu-ms")
+			b.ReportMetric(float64(len(a.Points)), "points")
+			if prev := cpu[sizes[max(k-1, 0)]]; k > 0 && prev > 0 {
+				b.ReportMetric(ms/prev, "x2")
+			}
+		})
+	}
+}

@@ -408,7 +408,7 @@ func ownFieldsDiffer(views []*docView, p diff.Point) bool {
 // closing punctuation removed, spaces collapsed.
 func normalValue(s string) string {
 	s = strings.Trim(strings.ToLower(s), "*_`'\" .,;:")
-	return strings.Join(strings.Fields(s), " ")
+	return words.OneLine(s)
 }
 
 // under reports whether section s is top or one of its descendants.

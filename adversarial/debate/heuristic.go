@@ -114,10 +114,11 @@ func debateAssessment(turn Turn) assessment {
 
 // argument builds one heuristic statement.
 type argument struct {
-	turn Turn
-	a    assessment
-	self string
-	pos  []PointPosition
+	turn  Turn
+	a     assessment
+	self  string
+	pos   []PointPosition
+	index map[string]int // see pointIndex
 }
 
 func (g *argument) positions(margin float64) {
@@ -125,7 +126,8 @@ func (g *argument) positions(margin float64) {
 	for _, c := range g.turn.Criticisms {
 		criticised[c.Point] = true
 	}
-	for _, pm := range g.a.points {
+	for i := range g.a.points {
+		pm := &g.a.points[i]
 		own, best := pm.marks[g.self], pm.best
 		m := margin
 		if criticised[pm.point.ID] {
@@ -151,7 +153,7 @@ func (g *argument) positions(margin float64) {
 // confidence grows with the lead of the preferred variant over the best
 // other one: 55 at a tie, 95 at a lead of 0.5 or more, 50 when defending a
 // variant that measures worse.
-func confidence(pm pointMarks, prefer string) int {
+func confidence(pm *pointMarks, prefer string) int {
 	other := -1.0
 	for l, m := range pm.marks {
 		if l != prefer {
@@ -163,6 +165,9 @@ func confidence(pm pointMarks, prefer string) int {
 }
 
 func (g *argument) position(point string) PointPosition {
+	if i, ok := g.pointIndex()[point]; ok && i < len(g.pos) && g.pos[i].Point == point {
+		return g.pos[i] // pos follows the assessment's points
+	}
 	for _, p := range g.pos {
 		if p.Point == point {
 			return p
@@ -175,7 +180,8 @@ func (g *argument) position(point string) PointPosition {
 // defends (prefers its own variant although another measures better) and
 // concedes.
 func (g *argument) counts() (leads, defends, concedes []string) {
-	for i, pm := range g.a.points {
+	for i := range g.a.points {
+		pm := &g.a.points[i]
 		p := g.pos[i]
 		switch {
 		case p.Concede:
@@ -208,17 +214,17 @@ func (g *argument) opening(st *Statement) {
 		st.Steelman = append(st.Steelman, Steelman{Variant: o.Label, Argument: g.steelman(o)})
 	}
 	type lead struct {
-		pm  pointMarks
+		pm  *pointMarks
 		gap float64
 	}
 	var ls []lead
-	for _, pm := range g.a.points {
+	for i := range g.a.points {
+		pm := &g.a.points[i]
 		if pm.best == g.self && pm.marks[g.self].involved {
 			ls = append(ls, lead{pm, pm.marks[g.self].score - runnerUp(pm, g.self)})
 		}
 	}
-	slices.SortStableFunc(ls, func(x, y lead) int { return cmpFloatDesc(x.gap, y.gap) })
-	for _, l := range ls[:min(len(ls), 5)] {
+	for _, l := range topStable(ls, 5, func(l lead) float64 { return l.gap }) {
 		own := l.pm.marks[g.self]
 		st.Strengths = append(st.Strengths, Claim{Point: l.pm.point.ID,
 			Text: fmt.Sprintf("%s: %s", clip(l.pm.point.Title, 80), own.measure), Evidence: own.cite(g.self)})
@@ -233,14 +239,15 @@ func (g *argument) opening(st *Statement) {
 // others by most (the first such point in the debate's order). The ids
 // are looked up in a set: an advocate may lead on thousands of points,
 // and a scan of them per point made the opening quadratic.
-func (g *argument) strongest(label string, ids []string) (pointMarks, bool) {
+func (g *argument) strongest(label string, ids []string) (*pointMarks, bool) {
 	in := make(map[string]bool, len(ids))
 	for _, id := range ids {
 		in[id] = true
 	}
-	var best pointMarks
+	var best *pointMarks
 	bestGap, found := math.Inf(-1), false
-	for _, pm := range g.a.points {
+	for i := range g.a.points {
+		pm := &g.a.points[i]
 		if !in[pm.point.ID] {
 			continue
 		}
@@ -254,9 +261,10 @@ func (g *argument) strongest(label string, ids []string) (pointMarks, bool) {
 // steelman states the strongest case for an opponent: the point where it
 // measures best against this advocate's own variant.
 func (g *argument) steelman(o Variant) string {
-	var best pointMarks
+	var best *pointMarks
 	bestGap, found := math.Inf(-1), false
-	for _, pm := range g.a.points {
+	for i := range g.a.points {
+		pm := &g.a.points[i]
 		m := pm.marks[o.Label]
 		if !m.involved || m.score == 0 {
 			continue
@@ -281,19 +289,19 @@ func (g *argument) steelman(o Variant) string {
 // worse than this advocate's variant.
 func (g *argument) weaknesses(o string) []Criticism {
 	type gap struct {
-		pm pointMarks
+		pm *pointMarks
 		d  float64
 	}
 	var gs []gap
-	for _, pm := range g.a.points {
+	for i := range g.a.points {
+		pm := &g.a.points[i]
 		om, mine := pm.marks[o], pm.marks[g.self]
 		if om.involved && mine.involved && mine.score-om.score >= 0.15 {
 			gs = append(gs, gap{pm, mine.score - om.score})
 		}
 	}
-	slices.SortStableFunc(gs, func(x, y gap) int { return cmpFloatDesc(x.d, y.d) })
 	var out []Criticism
-	for _, x := range gs[:min(len(gs), 3)] {
+	for _, x := range topStable(gs, 3, func(x gap) float64 { return x.d }) {
 		om, mine := x.pm.marks[o], x.pm.marks[g.self]
 		out = append(out, Criticism{Against: o, Point: x.pm.point.ID,
 			Text:     fmt.Sprintf("%s — Variant %s: %s; Variant %s: %s", clip(x.pm.point.Title, 80), o, om.measure, g.self, mine.measure),
@@ -305,7 +313,8 @@ func (g *argument) weaknesses(o string) []Criticism {
 // concessions words the points conceded, leaving out those in already.
 func (g *argument) concessions(already map[string]bool) []string {
 	var out []string
-	for i, pm := range g.a.points {
+	for i := range g.a.points {
+		pm := &g.a.points[i]
 		p := g.pos[i]
 		if !p.Concede || already[p.Point] {
 			continue
@@ -391,20 +400,35 @@ func (g *argument) closing(st *Statement) {
 	st.Concessions = g.concessions(g.previous())
 }
 
-func (g *argument) marksFor(point string) (pointMarks, bool) {
-	for _, pm := range g.a.points {
-		if pm.point.ID == point {
-			return pm, true
+func (g *argument) marksFor(point string) (*pointMarks, bool) {
+	if i, ok := g.pointIndex()[point]; ok {
+		return &g.a.points[i], true
+	}
+	return nil, false
+}
+
+// pointIndex maps each point's id to its place in the assessment (and in
+// pos): the rebuttal and the closing look points up by id, once per
+// point they defend or leave unresolved — thousands in a large document,
+// where a scan per look-up made the turn quadratic.
+func (g *argument) pointIndex() map[string]int {
+	if g.index == nil {
+		g.index = make(map[string]int, len(g.a.points))
+		for i := range g.a.points {
+			if _, dup := g.index[g.a.points[i].point.ID]; !dup {
+				g.index[g.a.points[i].point.ID] = i // the first, as a scan finds it
+			}
 		}
 	}
-	return pointMarks{}, false
+	return g.index
 }
 
 // topVariant returns the variant that measures best on the most points
 // (the first in input order on a tie).
 func (g *argument) topVariant() string {
 	n := map[string]int{}
-	for _, pm := range g.a.points {
+	for i := range g.a.points {
+		pm := &g.a.points[i]
 		n[pm.best]++
 	}
 	top := ""
@@ -447,7 +471,7 @@ func (g *argument) moreEvidence(point string) (Claim, bool) {
 }
 
 // runnerUp returns the best score among the variants other than label.
-func runnerUp(pm pointMarks, label string) float64 {
+func runnerUp(pm *pointMarks, label string) float64 {
 	best := 0.0
 	for l, m := range pm.marks {
 		if l != label {
@@ -455,6 +479,30 @@ func runnerUp(pm pointMarks, label string) float64 {
 		}
 	}
 	return best
+}
+
+// topStable returns the k items of largest key, largest first and ties
+// in their order in items: the first k of a stable sort by descending
+// key, found in one pass. An advocate may lead on thousands of points
+// and names five; sorting them all made its opening grow faster than
+// the points.
+func topStable[T any](items []T, k int, key func(T) float64) []T {
+	out := make([]T, 0, k+1)
+	for _, it := range items {
+		v := key(it)
+		i := len(out)
+		for i > 0 && cmpFloatDesc(key(out[i-1]), v) > 0 {
+			i--
+		}
+		if i >= k {
+			continue
+		}
+		out = slices.Insert(out, i, it)
+		if len(out) > k {
+			out = out[:k]
+		}
+	}
+	return out
 }
 
 func cmpFloatDesc(a, b float64) int {

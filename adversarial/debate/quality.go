@@ -191,7 +191,7 @@ func measureVariant(m *memo, a *diff.Analysis, points []diff.Point, v Variant) *
 		out := &variantMeasures{idx: idx, facts: measureDoc(a, idx, v.Doc), marks: make([]mark, len(points))}
 		for k, p := range points {
 			if p.Category != diff.CategoryStructural {
-				out.marks[k] = finishMark(p, idx, markPoint(p, idx, v.Doc, out.facts, nil))
+				out.marks[k] = finishMark(p, idx, markPoint(m, p, idx, v.Doc, out.facts, nil))
 			}
 		}
 		return out, nil
@@ -228,7 +228,7 @@ func coveredTopics(a *diff.Analysis, vars []Variant) []diff.Topic {
 	return out
 }
 
-func markPoint(p diff.Point, idx int, d *diff.Document, f *docFacts, topics []diff.Topic) mark {
+func markPoint(run *memo, p diff.Point, idx int, d *diff.Document, f *docFacts, topics []diff.Topic) mark {
 	switch p.Category {
 	case diff.CategoryStructural:
 		return structureMark(p, idx, d, f, topics)
@@ -238,7 +238,7 @@ func markPoint(p diff.Point, idx int, d *diff.Document, f *docFacts, topics []di
 		}
 		return mark{measure: "does not cover the topic"}
 	case diff.CategoryContradiction:
-		return contradictionMark(p, idx, d, f)
+		return contradictionMark(run, p, idx, d, f)
 	default: // unique contribution
 		if len(p.Variants) > 0 && p.Variants[0] == idx {
 			m := evidenceMark(p, idx)
@@ -397,7 +397,7 @@ func structureMark(p diff.Point, idx int, d *diff.Document, f *docFacts, topics 
 // cross-variant conflict a claim is stronger when other variants state the
 // same and when it is concrete; a variant that contradicts itself is weak;
 // a variant that takes no side neither wins nor loses much.
-func contradictionMark(p diff.Point, idx int, d *diff.Document, f *docFacts) mark {
+func contradictionMark(run *memo, p diff.Point, idx int, d *diff.Document, f *docFacts) mark {
 	var own, others []diff.Evidence
 	for _, e := range p.Evidence {
 		if e.Variant == idx {
@@ -426,14 +426,14 @@ func contradictionMark(p diff.Point, idx int, d *diff.Document, f *docFacts) mar
 	claimers, agree := map[int]bool{}, map[int]bool{}
 	ownWords := make([]words.Set, len(own))
 	for i, o := range own {
-		ownWords[i] = words.NewSet(o.Quote)
+		ownWords[i] = run.quoteSet(o.Quote)
 	}
 	for _, e := range others {
 		claimers[e.Variant] = true
 		if agree[e.Variant] {
 			continue
 		}
-		theirs := words.NewSet(e.Quote)
+		theirs := run.quoteSet(e.Quote)
 		for i, ow := range ownWords {
 			if theirs.Dice(ow) >= 0.9 || strings.EqualFold(strings.TrimSpace(e.Quote), strings.TrimSpace(own[i].Quote)) {
 				agree[e.Variant] = true

@@ -1,6 +1,7 @@
 package lexicon
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -71,4 +72,10 @@ func TestTechnology(t *testing.T) {
 		assert.False(t, ok, in)
 	}
 	assert.Equal(t, []Tech{{"SQL Server", Database}, {"Kafka", Queue}}, TechnologyIn("Use SQL Server and Kafka."))
+}
+
+func TestTrimDotsDashesIsTrim(t *testing.T) {
+	for _, w := range []string{"", ".", "-", ".-.", "a", ".a.", "-a-b-", "..x..", "x.y", "-.-x", "é.", ".é"} {
+		assert.Equal(t, strings.Trim(w, ".-"), trimDotsDashes(w), "%q", w)
+	}
 }

@@ -131,6 +131,18 @@ var ambiguous = map[string]bool{"go": true, "rust": true, "oracle": true, "rest"
 	"elastic": true, "vue": true, "java": true, "python": true, "spanner": true, "nats": true, "pulsar": true,
 	"rabbit": true, "dynamo": true, "nomad": true, "pg": true, "mongo": true, "cockroach": true}
 
+// trimDotsDashes is strings.Trim(w, ".-") without building the cut set
+// on every word.
+func trimDotsDashes(w string) string {
+	for len(w) > 0 && (w[0] == '.' || w[0] == '-') {
+		w = w[1:]
+	}
+	for len(w) > 0 && (w[len(w)-1] == '.' || w[len(w)-1] == '-') {
+		w = w[:len(w)-1]
+	}
+	return w
+}
+
 // TechnologyIn returns the technologies named in s, in order of
 // appearance, including two-word names such as "SQL Server".
 func TechnologyIn(s string) []Tech {
@@ -147,7 +159,7 @@ func TechnologyIn(s string) []Tech {
 		if j == i {
 			break
 		}
-		w := strings.Trim(s[i:j], ".-")
+		w := trimDotsDashes(s[i:j])
 		i = j
 		if prev != "" {
 			if t, ok := Technology(prev + " " + w); ok {

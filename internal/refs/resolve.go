@@ -332,7 +332,7 @@ func normTitle(s string) string {
 		}
 		return r
 	}, s)
-	return strings.ToLower(strings.Join(strings.Fields(s), " "))
+	return strings.ToLower(words.OneLine(s))
 }
 
 // increment adds one to the last component of a section number: "2.3" →
