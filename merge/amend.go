@@ -98,8 +98,29 @@ func sameLabel(a, b ConflictValue) bool {
 	if i <= 0 || j <= 0 || strings.Contains(b.Text, "\n") {
 		return false
 	}
-	plain := strings.NewReplacer("*", "", "_", "", " ", "").Replace // "**Verdict**: " is "**Verdict: "
-	return plain(a.Text[:i]) == plain(b.Text[:j]) && plain(a.Text[:i]) != ""
+	return sameLabelText(a.Text[:i], b.Text[:j]) // "**Verdict**: " is "**Verdict: "
+}
+
+// sameLabelText reports whether two label texts are equal and not empty
+// once emphasis marks and spaces are left out, without building either.
+func sameLabelText(a, b string) bool {
+	skip := func(c byte) bool { return c == '*' || c == '_' || c == ' ' }
+	i, j, n := 0, 0, 0
+	for {
+		for i < len(a) && skip(a[i]) {
+			i++
+		}
+		for j < len(b) && skip(b[j]) {
+			j++
+		}
+		if i == len(a) || j == len(b) {
+			return i == len(a) && j == len(b) && n > 0
+		}
+		if a[i] != b[j] {
+			return false
+		}
+		i, j, n = i+1, j+1, n+1
+	}
 }
 
 // valuesNotTaken lists the plan's losing values.

@@ -93,3 +93,22 @@ func TestMissingIdentifiers(t *testing.T) {
 	assert.True(t, m.Log.Validation.Passed(), "a report, not a failure")
 	assert.Contains(t, m.Log.Markdown(), "### Imported Identifiers")
 }
+
+func TestSameLabelText(t *testing.T) {
+	tests := []struct {
+		a, b string
+		want bool
+	}{
+		{"**Verdict**: ", "**Verdict: ", true},
+		{"- __Status__: ", "- Status:", true},
+		{"Verdict: ", "Severity: ", false},
+		{"Verdict", "Verdicts", false},
+		{"** **", "__", false}, // nothing but marks is no label
+		{"", "", false},
+	}
+	for _, tt := range tests {
+		if got := sameLabelText(tt.a, tt.b); got != tt.want {
+			t.Errorf("sameLabelText(%q, %q) = %v, want %v", tt.a, tt.b, got, tt.want)
+		}
+	}
+}

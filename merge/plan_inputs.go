@@ -222,8 +222,7 @@ func sameLabelFold(a, b ConflictValue) bool {
 	if i <= 0 || j <= 0 || strings.Contains(b.Text, "\n") {
 		return false
 	}
-	plain := strings.NewReplacer("*", "", "_", "", " ", "").Replace
-	return plain(at[:i]) == plain(bt[:j]) && plain(at[:i]) != ""
+	return sameLabelText(at[:i], bt[:j])
 }
 
 // stateWinner rewrites the losing value in text to the winning one: in
