@@ -82,24 +82,7 @@ func countedLists(d *Document, v int) []countedList {
 		}
 		out = append(out, countedList{claim: c, label: strings.TrimSpace(fldPlain(label)), word: content[0], ids: ids})
 	}
-	for _, r := range docFieldRefs(d) {
-		if r.Form == FormLabel {
-			add(r.Name, r.Value, Claim{Variant: v, Section: r.Section, Block: -1, Line: r.Line, Text: r.Name + ": " + r.Value,
-				Quote: strings.TrimSpace(r.Quote), Type: Factual})
-		}
-	}
-	for _, t := range tablesOf(d) {
-		if len(t.header) != 2 || !countHeaders[tallyLabel(t.header[1])] {
-			continue
-		}
-		for _, bi := range t.rows {
-			b := d.Blocks[bi]
-			if len(b.Cells) == 2 {
-				add(b.Cells[0], b.Cells[1], Claim{Variant: v, Section: b.Section, Block: bi, Line: b.Line, Text: b.Text,
-					Quote: strings.TrimSpace(d.Text(b.Span)), Type: Factual})
-			}
-		}
-	}
+	eachLabelledCount(d, v, add)
 	return out
 }
 

@@ -108,23 +108,11 @@ func detectStatedCounts(in DetectInput) []Contradiction {
 	return dedupeByKey(out)
 }
 
-// labelledCounts finds a document's labelled counts: "- **Label**: 4"
-// lines and two-column table rows "| Label | 4 |".
-func labelledCounts(d *Document, v int) []statedCount {
-	var out []statedCount
-	add := func(label, value string, c Claim) {
-		m := countLabelValue.FindStringSubmatch(strings.TrimSpace(value))
-		if m == nil {
-			return
-		}
-		n, err := strconv.Atoi(m[1])
-		if err != nil {
-			return
-		}
-		if subject := countWords(label); len(subject) >= 2 {
-			out = append(out, statedCount{n: n, label: strings.TrimSpace(fldPlain(label)), subject: subject, claim: c})
-		}
-	}
+// eachLabelledCount calls add with every label and value a document
+// states as a count may be stated: "- **Label**: value" lines and the
+// rows of two-column tables whose second column counts ("| Label | 4 |"
+// under "| … | Count |"), each with its claim.
+func eachLabelledCount(d *Document, v int, add func(label, value string, c Claim)) {
 	for _, r := range docFieldRefs(d) {
 		if r.Form == FormLabel {
 			add(r.Name, r.Value, Claim{Variant: v, Section: r.Section, Block: -1, Line: r.Line, Text: r.Name + ": " + r.Value,
@@ -143,6 +131,26 @@ func labelledCounts(d *Document, v int) []statedCount {
 			}
 		}
 	}
+}
+
+// labelledCounts finds a document's labelled counts: "- **Label**: 4"
+// lines and two-column table rows "| Label | 4 |".
+func labelledCounts(d *Document, v int) []statedCount {
+	var out []statedCount
+	add := func(label, value string, c Claim) {
+		m := countLabelValue.FindStringSubmatch(strings.TrimSpace(value))
+		if m == nil {
+			return
+		}
+		n, err := strconv.Atoi(m[1])
+		if err != nil {
+			return
+		}
+		if subject := countWords(label); len(subject) >= 2 {
+			out = append(out, statedCount{n: n, label: strings.TrimSpace(fldPlain(label)), subject: subject, claim: c})
+		}
+	}
+	eachLabelledCount(d, v, add)
 	return out
 }
 
