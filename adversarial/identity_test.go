@@ -80,7 +80,7 @@ func TestArtifactsIdentity(t *testing.T) {
 					require.NoError(t, os.WriteFile(p, a.Content, 0o644))
 				}
 			}
-			golden(t, filepath.Join("identity", c.name+".txt"), got)
+			checkGolden(t, filepath.Join("identity", c.name+".txt"), got)
 		})
 	}
 }

@@ -69,7 +69,7 @@ func TestPipelineGoldenOnTheSamples(t *testing.T) {
 	assert.Contains(t, res.MergedOutput, "<!-- Provenance: This document was produced by crucible adversarial merge -->")
 
 	for _, a := range res.Artifacts {
-		golden(t, filepath.Join("pipeline", strings.ReplaceAll(a.Name, "/", "_")), string(a.Content))
+		checkGolden(t, filepath.Join("pipeline", strings.ReplaceAll(a.Name, "/", "_")), string(a.Content))
 	}
 
 	again, err := newPipeline().Run(context.Background(), in)

@@ -12,6 +12,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/crucible-go/crucible/internal/golden"
 )
 
 var fixedClock = func() time.Time { return time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC) }
@@ -105,7 +107,7 @@ func TestAnalyzeSets(t *testing.T) {
 			require.NoError(t, err)
 			md := a.Markdown()
 			require.NoError(t, Validate(md), "the rendering must pass its own validation")
-			golden(t, filepath.Join("testdata", "sets", tt.set, "diff-analysis.golden.md"), md)
+			checkGolden(t, filepath.Join("testdata", "sets", tt.set, "diff-analysis.golden.md"), md)
 			for _, w := range tt.want {
 				found := false
 				for _, p := range a.Points {
@@ -144,14 +146,9 @@ func TestStylesWarnsAboutMissingHeadings(t *testing.T) {
 	}
 }
 
-func golden(t *testing.T, path, got string) {
+func checkGolden(t *testing.T, path, got string) {
 	t.Helper()
-	if *update {
-		require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
-	}
-	want, err := os.ReadFile(path)
-	require.NoError(t, err, "run go test ./diff -update to create golden files")
-	assert.Equal(t, string(want), got)
+	golden.Check(t, path, got)
 }
 
 // checkAnalysisInvariants asserts what holds for every analysis: ids

@@ -2,7 +2,6 @@ package diff
 
 import (
 	"encoding/json"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,8 +11,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 // dump renders a Document as stable text for golden files.
 func dump(d *Document) string {
@@ -56,13 +53,7 @@ func TestParseGolden(t *testing.T) {
 			require.NoError(t, err)
 			checkInvariants(t, d)
 			got := dump(d)
-			golden := strings.TrimSuffix(path, ".md") + ".golden"
-			if *update {
-				require.NoError(t, os.WriteFile(golden, []byte(got), 0o644))
-			}
-			want, err := os.ReadFile(golden)
-			require.NoError(t, err, "run go test ./diff -update to create golden files")
-			assert.Equal(t, string(want), got)
+			checkGolden(t, strings.TrimSuffix(path, ".md")+".golden", got)
 		})
 	}
 }

@@ -277,13 +277,7 @@ func TestModelDetectorPromptGolden(t *testing.T) {
 	} {
 		assert.Contains(t, got, want)
 	}
-	golden := filepath.Join("testdata", "detector", "prompt.golden")
-	if *update {
-		require.NoError(t, os.WriteFile(golden, []byte(got), 0o644))
-	}
-	want, err := os.ReadFile(golden)
-	require.NoError(t, err)
-	assert.Equal(t, string(want), got, "run with -update to accept a changed prompt")
+	checkGolden(t, filepath.Join("testdata", "detector", "prompt.golden"), got)
 }
 
 // TestModelDetectorBudget splits the statements over requests within a

@@ -3,8 +3,6 @@ package merge
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -19,11 +17,10 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/crucible-go/crucible/diff"
+	"github.com/crucible-go/crucible/internal/golden"
 	"github.com/crucible-go/crucible/provider"
 	"github.com/crucible-go/crucible/provider/providertest"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
 
 var fixedClock = func() time.Time { return time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC) }
 
@@ -109,7 +106,7 @@ func TestGolden(t *testing.T) {
 			plan, err := NewPlan(in, opts...)
 			require.NoError(t, err)
 			checkJSONRoundTrip(t, plan)
-			golden(t, dir, "refactor-plan.md", plan.Markdown())
+			checkGolden(t, dir, "refactor-plan.md", plan.Markdown())
 
 			var merger Merger = NewSectionMerger(opts...)
 			var fake *providertest.Fake
@@ -144,11 +141,11 @@ func TestGolden(t *testing.T) {
 			require.NotNil(t, m)
 			assert.Equal(t, gs.Want, m.Status())
 
-			golden(t, dir, "merged.md", m.Output)
-			golden(t, dir, "merge-log.md", m.Log.Markdown())
+			checkGolden(t, dir, "merged.md", m.Output)
+			checkGolden(t, dir, "merge-log.md", m.Log.Markdown())
 			prov, err := json.MarshalIndent(m.Provenance, "", "  ")
 			require.NoError(t, err)
-			golden(t, dir, "provenance.json", string(prov)+"\n")
+			checkGolden(t, dir, "provenance.json", string(prov)+"\n")
 			if fake != nil && len(fake.Calls()) > 0 {
 				var b strings.Builder
 				for i, c := range fake.Calls() {
@@ -157,7 +154,7 @@ func TestGolden(t *testing.T) {
 						fmt.Fprintf(&b, "--- %s\n%s\n", msg.Role, msg.Content)
 					}
 				}
-				golden(t, dir, "prompts.txt", b.String())
+				checkGolden(t, dir, "prompts.txt", b.String())
 			}
 			checkMerged(t, in.Base.Doc, m)
 		})
@@ -221,17 +218,7 @@ func checkJSONRoundTrip(t *testing.T, p Plan) {
 	assert.NoError(t, q.Validate())
 }
 
-func golden(t *testing.T, dir, name, got string) {
+func checkGolden(t *testing.T, dir, name, got string) {
 	t.Helper()
-	path := filepath.Join(dir, name)
-	if *update {
-		require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
-		return
-	}
-	want, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		t.Fatalf("%s is missing; run go test -update", path)
-	}
-	require.NoError(t, err)
-	assert.Equal(t, string(want), got, "%s differs; run go test -update and review the diff", path)
+	golden.Check(t, filepath.Join(dir, name), got)
 }

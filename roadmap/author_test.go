@@ -33,7 +33,7 @@ func TestOfflineAuthorGolden(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			got := write(t, spec, tt.agent)
-			golden(t, "author/notifications-"+tt.name+".md", []byte(got))
+			checkGolden(t, "author/notifications-"+tt.name+".md", []byte(got))
 			assert.Equal(t, got, write(t, spec, tt.agent), "deterministic")
 		})
 	}

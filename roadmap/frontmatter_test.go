@@ -50,7 +50,7 @@ func TestSetAdversarialGolden(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := SetAdversarial([]byte(tt.doc), tt.block)
 			require.NoError(t, err)
-			golden(t, "frontmatter/"+tt.name+".md", got)
+			checkGolden(t, "frontmatter/"+tt.name+".md", got)
 
 			d, err := diff.Parse("roadmap.md", got)
 			require.NoError(t, err)

@@ -1,29 +1,17 @@
 package roadmap
 
 import (
-	"flag"
-	"os"
 	"path/filepath"
 	"testing"
 
-	"github.com/stretchr/testify/require"
-
 	"github.com/crucible-go/crucible/adversarial/debate"
+	"github.com/crucible-go/crucible/internal/golden"
 )
 
-var update = flag.Bool("update", false, "rewrite golden files")
-
 // golden compares got with testdata/<name>, rewriting it under -update.
-func golden(t *testing.T, name string, got []byte) {
+func checkGolden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
-		require.NoError(t, os.WriteFile(path, got, 0o644))
-	}
-	want, err := os.ReadFile(path)
-	require.NoError(t, err, "run go test -update to create %s", path)
-	require.Equal(t, string(want), string(got), "differs from %s (check, then go test -update)", path)
+	golden.Check(t, filepath.Join("testdata", name), string(got))
 }
 
 func knownPersona(p string) bool {

@@ -65,8 +65,8 @@ func TestRunStandardPath(t *testing.T) {
 	assert.Equal(t, []string{ExtractionFile, RoadmapFile}, sinkNames(sink))
 	ext, _ := sink.Get(ExtractionFile)
 	assert.NotContains(t, string(ext), "Consolidation Warnings")
-	golden(t, "planner/standard-roadmap.md", res.Roadmap)
-	golden(t, "planner/standard-extraction.md", ext)
+	checkGolden(t, "planner/standard-roadmap.md", res.Roadmap)
+	checkGolden(t, "planner/standard-extraction.md", ext)
 }
 
 func TestRunMultiSpec(t *testing.T) {
@@ -206,8 +206,8 @@ func TestRunCombined(t *testing.T) {
 	assert.Equal(t, &Adversarial{Mode: ModeCombined, Agents: []string{"opus:security", "haiku:qa"}, ConvergenceScore: 0.45,
 		BaseVariant: "opus:security", ArtifactsDir: path.Join("out", "adversarial")}, res.Adversarial)
 	ext, _ := sink.Get(ExtractionFile)
-	golden(t, "planner/combined-extraction.md", ext)
-	golden(t, "planner/combined-roadmap.md", res.Roadmap)
+	checkGolden(t, "planner/combined-extraction.md", ext)
+	checkGolden(t, "planner/combined-roadmap.md", res.Roadmap)
 	assert.Equal(t, []WarningKind{WarnPartial, WarnUnresolved, WarnPartial, WarnApproved, WarnUnresolved, WarnDivergent}, kinds(res.Warnings))
 }
 

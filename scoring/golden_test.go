@@ -71,7 +71,7 @@ func TestGolden(t *testing.T) {
 			card, err := New(sc.opts...).Score(context.Background(), sc.in(t))
 			require.NoError(t, err)
 			md := card.Markdown()
-			golden(t, sc.name+".md", md)
+			checkGolden(t, sc.name+".md", md)
 
 			// The scorecard is plain data: JSON and back renders the same.
 			b, err := json.Marshal(card)

@@ -1,7 +1,6 @@
 package scoring
 
 import (
-	"flag"
 	"os"
 	"path/filepath"
 	"testing"
@@ -10,9 +9,8 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/crucible-go/crucible/diff"
+	"github.com/crucible-go/crucible/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
 
 func TestMain(m *testing.M) {
 	goleak.VerifyTestMain(m)
@@ -36,16 +34,9 @@ func load(t testing.TB, name string) *diff.Document {
 
 // golden compares got with testdata/golden/name, or rewrites the file
 // with -update.
-func golden(t *testing.T, name, got string) {
+func checkGolden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", "golden", name)
-	if *update {
-		require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
-		return
-	}
-	want, err := os.ReadFile(path)
-	require.NoError(t, err, "run go test -update to create %s", path)
-	require.Equal(t, string(want), got, "%s differs; run go test -update and review the diff", path)
+	golden.Check(t, filepath.Join("testdata", "golden", name), got)
 }
 
 // variants builds an input's variants from documents, agents "original".

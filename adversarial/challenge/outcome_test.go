@@ -44,7 +44,7 @@ func TestOutcomeMarkdownGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			md := o.Markdown()
-			golden(t, filepath.Join("outcomes", tt.name+".md"), md)
+			checkGolden(t, filepath.Join("outcomes", tt.name+".md"), md)
 			again, err := enabled(WithDefender(tt.defender)).Run(context.Background(), in)
 			if err != nil || again.Markdown() != md {
 				t.Error("a second run differs")

@@ -27,7 +27,7 @@ func TestParseGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			golden(t, filepath.Join("replies", name+".golden.json"), string(b)+"\n")
+			checkGolden(t, filepath.Join("replies", name+".golden.json"), string(b)+"\n")
 			roundTrip(t, r)
 		})
 	}

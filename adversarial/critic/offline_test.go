@@ -15,7 +15,7 @@ func TestOfflineGolden(t *testing.T) {
 	require.NoError(t, err)
 	res, err := New(WithClock(fixedClock())).Run(context.Background(), PipelineInput{Selection: sel, Artifact: sample(t)})
 	require.NoError(t, err)
-	golden(t, "sample-context.md", res.Context())
+	checkGolden(t, "sample-context.md", res.Context())
 }
 
 func TestParseDocument(t *testing.T) {

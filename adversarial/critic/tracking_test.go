@@ -1,27 +1,19 @@
 package critic
 
 import (
-	"flag"
-	"os"
 	"path/filepath"
 	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/crucible-go/crucible/internal/golden"
 )
 
-var update = flag.Bool("update", false, "rewrite golden files")
-
-func golden(t *testing.T, name, got string) {
+func checkGolden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
-	}
-	want, err := os.ReadFile(path)
-	require.NoError(t, err, "run go test -update to create %s", path)
-	assert.Equal(t, string(want), got)
+	golden.Check(t, filepath.Join("testdata", name), got)
 }
 
 func track(crit Criticality, scores []float64, hashes []string) *Tracking {
@@ -139,6 +131,6 @@ func TestTrackingRendering(t *testing.T) {
 		Notes: "Revision addressed all improvement areas; quality gate PASS", ArtifactHash: "b", Timestamp: epoch})
 	y, err := tr.YAML()
 	require.NoError(t, err)
-	golden(t, "tracking.yaml", string(y))
-	golden(t, "tracking.md", tr.Markdown())
+	checkGolden(t, "tracking.yaml", string(y))
+	checkGolden(t, "tracking.md", tr.Markdown())
 }

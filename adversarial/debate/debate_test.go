@@ -119,7 +119,7 @@ func TestDebateTermination(t *testing.T) {
 			assert.Equal(t, tt.log, res.Log)
 			assert.Equal(t, tt.rounds*tt.advocates, fake.CallCount(), "one call per advocate per round")
 			assert.Len(t, res.Decisions, 5)
-			golden(t, "transcripts/"+tt.name+".md", res.Markdown())
+			checkGolden(t, "transcripts/"+tt.name+".md", res.Markdown())
 		})
 	}
 }
@@ -311,7 +311,7 @@ func TestDebateFailures(t *testing.T) {
 				}
 				assert.Equal(t, want, u.Usage.Total(), "usage of %s counts every call, failed ones too", u.Variant)
 			}
-			golden(t, "transcripts/failure-"+tt.name+".md", res.Markdown())
+			checkGolden(t, "transcripts/failure-"+tt.name+".md", res.Markdown())
 		})
 	}
 }

@@ -2,7 +2,6 @@ package debate
 
 import (
 	"context"
-	"flag"
 	"os"
 	"path/filepath"
 	"testing"
@@ -11,9 +10,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/crucible-go/crucible/diff"
+	"github.com/crucible-go/crucible/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 var fixedClock = func() time.Time { return time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC) }
 
@@ -55,15 +53,7 @@ func setInput(t testing.TB, name string, advocates []Advocate) Input {
 }
 
 // golden compares got with testdata/name, rewriting it under -update.
-func golden(t *testing.T, name, got string) {
+func checkGolden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
-		require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
-		return
-	}
-	want, err := os.ReadFile(path)
-	require.NoError(t, err, "run go test -update to create it")
-	require.Equal(t, string(want), got)
+	golden.Check(t, filepath.Join("testdata", name), got)
 }

@@ -159,7 +159,7 @@ func TestHeuristicGoldenTranscripts(t *testing.T) {
 			in.Depth = tt.depth
 			res, err := Run(context.Background(), in)
 			require.NoError(t, err)
-			golden(t, "heuristic/"+tt.set+".md", res.Markdown())
+			checkGolden(t, "heuristic/"+tt.set+".md", res.Markdown())
 		})
 	}
 }

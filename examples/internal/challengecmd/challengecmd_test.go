@@ -3,7 +3,6 @@ package challengecmd
 import (
 	"bytes"
 	"context"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -14,9 +13,8 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/crucible-go/crucible/examples/internal/cli"
+	"github.com/crucible-go/crucible/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
@@ -42,19 +40,7 @@ func TestRunDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join("testdata", "default-output.golden")
-	if *update {
-		if err := os.WriteFile(path, []byte(out), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update)", err)
-	}
-	if out != string(want) {
-		t.Errorf("output differs from %s (run go test -update after checking):\n%s", path, out)
-	}
+	golden.Check(t, filepath.Join("testdata", "default-output.golden"), out)
 	sample, err := os.ReadFile(filepath.Join("testdata", "PLAN.md"))
 	if err != nil {
 		t.Fatal(err)

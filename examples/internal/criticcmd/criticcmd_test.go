@@ -3,18 +3,15 @@ package criticcmd
 import (
 	"bytes"
 	"context"
-	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/crucible-go/crucible/examples/internal/cli"
+	"github.com/crucible-go/crucible/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 func fixed() time.Time { return time.Date(2026, 2, 13, 9, 0, 0, 0, time.UTC) }
 
@@ -34,19 +31,7 @@ func TestRunDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join("testdata", "default-output.golden")
-	if *update {
-		if err := os.WriteFile(path, []byte(out), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update)", err)
-	}
-	if out != string(want) {
-		t.Errorf("output differs from %s (run go test -update after checking):\n%s", path, out)
-	}
+	golden.Check(t, filepath.Join("testdata", "default-output.golden"), out)
 	for _, s := range []string{
 		"Decision trace:",
 		"[8] sequencing ORDER fired",

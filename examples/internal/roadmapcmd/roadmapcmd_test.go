@@ -3,7 +3,6 @@ package roadmapcmd
 import (
 	"bytes"
 	"context"
-	"flag"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -18,6 +17,7 @@ import (
 	"github.com/crucible-go/crucible/diff"
 	"github.com/crucible-go/crucible/examples/internal/cli"
 	"github.com/crucible-go/crucible/examples/internal/models"
+	"github.com/crucible-go/crucible/internal/golden"
 	"github.com/crucible-go/crucible/provider"
 	"github.com/crucible-go/crucible/provider/providertest"
 )
@@ -32,8 +32,6 @@ var goldenDir = func() string {
 }()
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 func fixed() time.Time { return time.Date(2026, 2, 13, 9, 0, 0, 0, time.UTC) }
 
@@ -79,16 +77,9 @@ func frontMatter(t *testing.T, path string) map[string]any {
 	return d.FrontMatter.Data
 }
 
-func golden(t *testing.T, name, got string) {
+func checkGolden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join(goldenDir, name)
-	if *update {
-		require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
-		require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
-	}
-	want, err := os.ReadFile(path)
-	require.NoError(t, err, "run go test -update to create %s", path)
-	assert.Equal(t, string(want), got, "differs from %s (check, then go test -update)", path)
+	golden.Check(t, filepath.Join(goldenDir, name), got)
 }
 
 // files lists every file under dir, slash-separated and sorted.
@@ -137,9 +128,9 @@ func TestMultiSpec(t *testing.T) {
 	ext := read(t, filepath.Join(out, "extraction.md"))
 	assert.Contains(t, ext, "## Consolidation Warnings\n\n> **Warning**: Adversarial consolidation partial (convergence: ")
 	assert.Contains(t, res.stderr, "msg=\"invoking the adversarial pipeline\" wave=1A")
-	golden(t, "multi-spec-stdout.txt", res.stdout)
-	golden(t, "multi-spec-roadmap.md", read(t, filepath.Join(out, "roadmap.md")))
-	golden(t, "multi-spec-extraction.md", ext)
+	checkGolden(t, "multi-spec-stdout.txt", res.stdout)
+	checkGolden(t, "multi-spec-roadmap.md", read(t, filepath.Join(out, "roadmap.md")))
+	checkGolden(t, "multi-spec-extraction.md", ext)
 }
 
 func TestMultiRoadmap(t *testing.T) {
@@ -158,8 +149,8 @@ func TestMultiRoadmap(t *testing.T) {
 	}
 	assert.Contains(t, res.stderr, "--source refunds-payments.md --generate roadmap --agents opus:security,sonnet:security,gpt52:security --depth quick --output out")
 	assert.NotContains(t, res.stderr, "--interactive", "propagated only when set")
-	golden(t, "multi-roadmap-stdout.txt", res.stdout)
-	golden(t, "multi-roadmap-roadmap.md", read(t, filepath.Join(out, "roadmap.md")))
+	checkGolden(t, "multi-roadmap-stdout.txt", res.stdout)
+	checkGolden(t, "multi-roadmap-roadmap.md", read(t, filepath.Join(out, "roadmap.md")))
 }
 
 func TestMultiRoadmapLowConvergence(t *testing.T) {
@@ -218,8 +209,8 @@ func TestCombined(t *testing.T) {
 	assert.Contains(t, res.stderr, "--source unified-spec.md --generate roadmap")
 	ext := read(t, filepath.Join(out, "extraction.md"))
 	assert.Contains(t, ext, "### Wave 1A (multi-spec consolidation)")
-	golden(t, "combined-stdout.txt", res.stdout)
-	golden(t, "combined-extraction.md", ext)
+	checkGolden(t, "combined-stdout.txt", res.stdout)
+	checkGolden(t, "combined-extraction.md", ext)
 }
 
 func TestStandardPath(t *testing.T) {
