@@ -3,7 +3,6 @@ package adversarial
 import (
 	"context"
 	"fmt"
-	"math"
 	"sync"
 	"testing"
 	"time"
@@ -137,8 +136,7 @@ func BenchmarkPipelineSteps(b *testing.B) {
 					// growth per doubling of CPU time; spans under 5 ms
 					// at both sizes are timer noise
 					if p := prev[s]; (p >= 5 || ms >= 5) && p > 0 {
-						doublings := math.Log2(float64(n) / float64(prevN))
-						b.ReportMetric(math.Pow(ms/p, 1/doublings), s+"-x2")
+						b.ReportMetric(cputime.PerDoubling(p, ms, prevN, n), s+"-x2")
 					}
 				}
 			})

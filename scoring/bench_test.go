@@ -3,7 +3,6 @@ package scoring
 import (
 	"context"
 	"fmt"
-	"math"
 	"testing"
 	"time"
 
@@ -57,15 +56,7 @@ func BenchmarkQuantitative(b *testing.B) {
 	// Documents memoise their claims. In the pipeline step 1 has already
 	// extracted them when scoring runs; here every measured run starts from
 	// freshly parsed documents, so the figures include the extraction.
-	fresh := func() {
-		for i, src := range srcs {
-			d, err := diff.Parse(in.Variants[i].Doc.Name, src)
-			if err != nil {
-				b.Fatal(err)
-			}
-			in.Variants[i].Doc = d
-		}
-	}
+	fresh := func() { reparse(b, srcs, &in) }
 	b.Run("goldmark-10x100KB", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
@@ -134,15 +125,7 @@ func BenchmarkPrepare(b *testing.B) {
 	ctx := context.Background()
 	srcs, in := benchInput(b, 100<<10)
 	s := New()
-	fresh := func() {
-		for i, src := range srcs {
-			d, err := diff.Parse(in.Variants[i].Doc.Name, src)
-			if err != nil {
-				b.Fatal(err)
-			}
-			in.Variants[i].Doc = d
-		}
-	}
+	fresh := func() { reparse(b, srcs, &in) }
 	b.Run("prepare-10x100KB", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
@@ -210,8 +193,21 @@ func BenchmarkPrepareScale(b *testing.B) {
 			cpu[n] = ms
 			b.ReportMetric(ms, "cpu-ms")
 			if prev := cpu[sizes[max(k-1, 0)]]; k > 0 && prev > 0 {
-				b.ReportMetric(math.Pow(ms/prev, 1/math.Log2(float64(n)/float64(sizes[k-1]))), "x2")
+				b.ReportMetric(cputime.PerDoubling(prev, ms, sizes[k-1], n), "x2")
 			}
 		})
+	}
+}
+
+// reparse gives in freshly parsed documents of srcs, so that no memo of
+// an earlier run is reused.
+func reparse(b *testing.B, srcs [][]byte, in *Input) {
+	b.Helper()
+	for i, src := range srcs {
+		d, err := diff.Parse(in.Variants[i].Doc.Name, src)
+		if err != nil {
+			b.Fatal(err)
+		}
+		in.Variants[i].Doc = d
 	}
 }

@@ -158,7 +158,7 @@ func BenchmarkDebateScale(b *testing.B) {
 			b.ReportMetric(ms, "cpu-ms")
 			b.ReportMetric(float64(len(a.Points)), "points")
 			if prev := cpu[sizes[max(k-1, 0)]]; k > 0 && prev > 0 {
-				b.ReportMetric(ms/prev, "x2")
+				b.ReportMetric(cputime.PerDoubling(prev, ms, sizes[k-1], n), "x2")
 			}
 		})
 	}

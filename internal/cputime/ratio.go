@@ -1,6 +1,7 @@
 package cputime
 
 import (
+	"math"
 	"testing"
 	"time"
 )
@@ -51,4 +52,15 @@ func (r *Ratio) Report(b *testing.B, name string) {
 	if !r.cpuMissing && r.baseCPU > 0 {
 		b.ReportMetric(float64(r.candCPU)/float64(r.baseCPU), "x-"+name+"-cpu")
 	}
+}
+
+// PerDoubling is how many times the cost grows per doubling of the input
+// when it goes from prev at size prevN to cur at size n: 2 for a linear
+// step, a little above for n log n, 4 for a quadratic one. It is 0 when
+// either cost or the size step is not positive.
+func PerDoubling(prev, cur float64, prevN, n int) float64 {
+	if prev <= 0 || cur <= 0 || prevN <= 0 || n <= prevN {
+		return 0
+	}
+	return math.Pow(cur/prev, 1/math.Log2(float64(n)/float64(prevN)))
 }
