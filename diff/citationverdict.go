@@ -44,6 +44,9 @@ func detectCitationVerdicts(in DetectInput) []Contradiction {
 			}
 			for n := b.Line; n <= b.EndLine; n++ {
 				line := lines(n)
+				if !hasColonDigit(line) {
+					continue // the judgement counts only beside one cited range
+				}
 				m := citationJudgement.FindStringSubmatchIndex(line)
 				if m == nil {
 					continue

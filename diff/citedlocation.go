@@ -52,6 +52,9 @@ func detectLocationCorrections(in DetectInput) []Contradiction {
 			}
 			src := d.Text(b.Span)
 			for _, line := range strings.Split(src, "\n") {
+				if !hasColonDigit(line) {
+					continue // both forms cite "file.py:N-M"
+				}
 				off := strings.Index(src, line)
 				lineNo := d.LineAt(b.Span.Start + off)
 				claim := func(quote string) Claim {

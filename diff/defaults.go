@@ -96,6 +96,9 @@ func detectDefaults(in DetectInput) []Contradiction {
 // lineDefaults reads the default statements of one line; lead is the flag
 // the list the line may be an item of was introduced with.
 func lineDefaults(line, lead string) []defaultStatement {
+	if !hasFold(line, "default") {
+		return nil // both forms below name the default
+	}
 	var out []defaultStatement
 	release := ""
 	if rs := releaseMark.FindAllStringSubmatch(line, -1); len(rs) == 1 {

@@ -120,6 +120,9 @@ func citedFile(b Block) string {
 	if b.Kind == TableRow && len(b.Cells) > 0 {
 		text = b.Cells[0]
 	}
+	if !hasColonDigit(text) {
+		return ""
+	}
 	if m := sourceFileRef.FindStringSubmatch(text); m != nil {
 		return m[1][strings.LastIndexByte(m[1], '/')+1:]
 	}

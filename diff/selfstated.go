@@ -10,30 +10,6 @@ import (
 // "STALL=22, TIMEOUT=23. Actually: line 21 is `STALL = "stall"`, not line
 // 22." — still says both: the author retracts what the line keeps.
 
-// hasFold reports whether s contains sub, ignoring ASCII case; sub is
-// lower-case. It lets the line rules skip, without a regular expression or
-// an allocation, the many lines that cannot match.
-func hasFold(s, sub string) bool {
-	n := len(sub)
-	for i := 0; i+n <= len(s); i++ {
-		j := 0
-		for j < n {
-			c := s[i+j]
-			if 'A' <= c && c <= 'Z' {
-				c += 'a' - 'A'
-			}
-			if c != sub[j] {
-				break
-			}
-			j++
-		}
-		if j == n {
-			return true
-		}
-	}
-	return false
-}
-
 // blockLines calls fn with each source line of the document's body blocks
 // outside code, and the line's number.
 func blockLines(d *Document, fn func(bi int, line string, n int)) {

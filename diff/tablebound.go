@@ -48,7 +48,7 @@ func detectTableBounds(in DetectInput) []Contradiction {
 			for qi := range c.Quantities {
 				q := &c.Quantities[qi]
 				base, cond, conditioned := strings.Cut(q.Dim, "@")
-				if base != "duration" {
+				if base != "duration" || !conditioned && q.Bound != AtMost && q.Bound != AtLeast {
 					continue
 				}
 				metric := strings.ToLower(tableMetric.FindString(q.Phrase + " " + strings.Join(q.Subject, " ")))

@@ -1,0 +1,41 @@
+package diff
+
+// Cheap tests the line rules run before a regular expression. Each is
+// implied by the expressions it guards (a line failing it cannot match
+// them), so skipping such a line changes nothing but the time: most lines
+// of a large document are prose no rule reads.
+
+// hasFold reports whether s contains sub, ignoring ASCII case; sub is
+// lower-case. It lets the line rules skip, without a regular expression or
+// an allocation, the many lines that cannot match.
+func hasFold(s, sub string) bool {
+	n := len(sub)
+	for i := 0; i+n <= len(s); i++ {
+		j := 0
+		for j < n {
+			c := s[i+j]
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			if c != sub[j] {
+				break
+			}
+			j++
+		}
+		if j == n {
+			return true
+		}
+	}
+	return false
+}
+
+// hasColonDigit reports whether s holds ':' directly followed by an ASCII
+// digit, as every "file.py:123" citation does.
+func hasColonDigit(s string) bool {
+	for i := 0; i+1 < len(s); i++ {
+		if s[i] == ':' && '0' <= s[i+1] && s[i+1] <= '9' {
+			return true
+		}
+	}
+	return false
+}
