@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"maps"
 	"runtime"
 	"slices"
 	"sort"
@@ -289,22 +290,20 @@ func cluster(items []keyed, minDice float64) []int {
 		}
 		return i
 	}
-	bySig := map[string][]int{}
+	bySig := map[uint64][]int{}
+	var sigs []uint64
 	for i, k := range keys {
-		for _, sig := range dropOne(k) {
+		sigs = dropOne(k, sigs[:0])
+		for _, sig := range sigs {
 			bySig[sig] = append(bySig[sig], i)
 		}
 	}
-	sigs := make([]string, 0, len(bySig))
-	for s := range bySig {
-		sigs = append(sigs, s)
-	}
-	sort.Strings(sigs)
+	sigs = slices.Sorted(maps.Keys(bySig))
 	for _, s := range sigs {
 		members := bySig[s]
 		for x, i := range members {
 			for _, j := range members[x+1:] {
-				if find(i) != find(j) && dice(keys[i].words, keys[j].words) >= minDice {
+				if find(i) != find(j) && keys[i].group == keys[j].group && dice(keys[i].words, keys[j].words) >= minDice {
 					parent[find(j)] = find(i)
 				}
 			}
@@ -317,18 +316,41 @@ func cluster(items []keyed, minDice float64) []int {
 	return ids
 }
 
-// dropOne returns the signatures under which a key meets its candidates:
-// its whole word set, and the set without each one word in turn. Two sets
-// of equal size that differ in one word share a "without" signature; a set
-// and its superset by one word share the smaller set's whole signature.
-func dropOne(it keyed) []string {
-	sigs := []string{it.group + "|" + strings.Join(it.words, " ")}
+// dropOne appends to sigs the signatures under which a key meets its
+// candidates: its whole word set, and the set without each one word in
+// turn. Two sets of equal size that differ in one word share a "without"
+// signature; a set and its superset by one word share the smaller set's
+// whole signature. A signature is the sum of its words' hashes and its
+// group's, so dropping a word is one subtraction and no string is built;
+// the rare sets whose sums collide only become candidates, which the
+// caller still compares.
+func dropOne(it keyed, sigs []uint64) []uint64 {
+	whole := wordHash("|" + it.group) // "|" keeps a group apart from a word
+	for _, w := range it.words {
+		whole += wordHash(w)
+	}
+	sigs = append(sigs, whole)
 	if len(it.words) >= 2 {
-		for i := range it.words {
-			sigs = append(sigs, it.group+"|"+strings.Join(slices.Concat(it.words[:i], it.words[i+1:]), " "))
+		for _, w := range it.words {
+			sigs = append(sigs, whole-wordHash(w))
 		}
 	}
 	return sigs
+}
+
+// wordHash is FNV-1a with a final mix, so that sums of hashes spread well.
+func wordHash(w string) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(w); i++ {
+		h ^= uint64(w[i])
+		h *= 1099511628211
+	}
+	h ^= h >> 33
+	h *= 0xff51afd7ed558ccd
+	h ^= h >> 33
+	h *= 0xc4ceb9fe1a85ec53
+	h ^= h >> 33
+	return h
 }
 
 // dice is the Dice coefficient of two sorted word sets.

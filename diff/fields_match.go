@@ -1,6 +1,7 @@
 package diff
 
 import (
+	"maps"
 	"slices"
 	"strings"
 )
@@ -85,20 +86,18 @@ func fldRenumberings(byClass map[string][]fldRef) map[[2]int]bool {
 			}
 		}
 	}
-	bySig := map[string][]int{}
+	bySig := map[uint64][]int{}
+	var sigs []uint64
 	for i, it := range items {
 		if titles[title{it.v, it.title}] > 1 {
 			continue // a title several items share identifies none of them
 		}
-		for _, sig := range dropOne(keyed{words: it.key.words}) {
+		sigs = dropOne(keyed{words: it.key.words}, sigs[:0])
+		for _, sig := range sigs {
 			bySig[sig] = append(bySig[sig], i)
 		}
 	}
-	sigs := make([]string, 0, len(bySig))
-	for sig := range bySig {
-		sigs = append(sigs, sig)
-	}
-	slices.Sort(sigs)
+	sigs = slices.Sorted(maps.Keys(bySig))
 	out := map[[2]int]bool{}
 	for _, sig := range sigs {
 		members := bySig[sig]
