@@ -325,7 +325,7 @@ func cluster(items []keyed, minDice float64) []int {
 // the rare sets whose sums collide only become candidates, which the
 // caller still compares.
 func dropOne(it keyed, sigs []uint64) []uint64 {
-	whole := wordHash("|" + it.group) // "|" keeps a group apart from a word
+	whole := ^wordHash(it.group) // complemented: a group is not one of the words
 	for _, w := range it.words {
 		whole += wordHash(w)
 	}
