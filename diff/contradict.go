@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"maps"
 	"runtime"
 	"slices"
 	"sort"
@@ -290,25 +289,23 @@ func cluster(items []keyed, minDice float64) []int {
 		}
 		return i
 	}
-	bySig := map[uint64][]int{}
 	var sigs []uint64
+	var bySig []signed
 	for i, k := range keys {
 		sigs = dropOne(k, sigs[:0])
 		for _, sig := range sigs {
-			bySig[sig] = append(bySig[sig], i)
+			bySig = append(bySig, signed{sig, i})
 		}
 	}
-	sigs = slices.Sorted(maps.Keys(bySig))
-	for _, s := range sigs {
-		members := bySig[s]
+	sameSignature(bySig, func(members []signed) {
 		for x, i := range members {
 			for _, j := range members[x+1:] {
-				if find(i) != find(j) && keys[i].group == keys[j].group && dice(keys[i].words, keys[j].words) >= minDice {
-					parent[find(j)] = find(i)
+				if find(i.item) != find(j.item) && keys[i.item].group == keys[j.item].group && dice(keys[i.item].words, keys[j.item].words) >= minDice {
+					parent[find(j.item)] = find(i.item)
 				}
 			}
 		}
-	}
+	})
 	ids := make([]int, len(items))
 	for i := range items {
 		ids[i] = find(itemKey[i])
@@ -336,6 +333,34 @@ func dropOne(it keyed, sigs []uint64) []uint64 {
 		}
 	}
 	return sigs
+}
+
+// signed is an item under one of its signatures.
+type signed struct {
+	sig  uint64
+	item int
+}
+
+// sameSignature sorts the items by signature (then item) and calls fn with
+// each run of two or more that share one: one slice instead of a map of
+// small ones.
+func sameSignature(all []signed, fn func([]signed)) {
+	slices.SortFunc(all, func(a, b signed) int {
+		if c := cmp.Compare(a.sig, b.sig); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.item, b.item)
+	})
+	for i := 0; i < len(all); {
+		j := i + 1
+		for j < len(all) && all[j].sig == all[i].sig {
+			j++
+		}
+		if j-i > 1 {
+			fn(all[i:j])
+		}
+		i = j
+	}
 }
 
 // wordHash is FNV-1a with a final mix, so that sums of hashes spread well.

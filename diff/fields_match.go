@@ -1,7 +1,6 @@
 package diff
 
 import (
-	"maps"
 	"slices"
 	"strings"
 )
@@ -86,24 +85,22 @@ func fldRenumberings(byClass map[string][]fldRef) map[[2]int]bool {
 			}
 		}
 	}
-	bySig := map[uint64][]int{}
 	var sigs []uint64
+	var bySig []signed
 	for i, it := range items {
 		if titles[title{it.v, it.title}] > 1 {
 			continue // a title several items share identifies none of them
 		}
 		sigs = dropOne(keyed{words: it.key.words}, sigs[:0])
 		for _, sig := range sigs {
-			bySig[sig] = append(bySig[sig], i)
+			bySig = append(bySig, signed{sig, i})
 		}
 	}
-	sigs = slices.Sorted(maps.Keys(bySig))
 	out := map[[2]int]bool{}
-	for _, sig := range sigs {
-		members := bySig[sig]
+	sameSignature(bySig, func(members []signed) {
 		for x, i := range members {
 			for _, j := range members[x+1:] {
-				a, b := items[i], items[j]
+				a, b := items[i.item], items[j.item]
 				if a.v == b.v || out[[2]int{a.v, b.v}] {
 					continue
 				}
@@ -112,7 +109,7 @@ func fldRenumberings(byClass map[string][]fldRef) map[[2]int]bool {
 				}
 			}
 		}
-	}
+	})
 	return out
 }
 
