@@ -265,15 +265,21 @@ type keyed struct {
 func cluster(items []keyed, minDice float64) []int {
 	// Identical word sets always belong together: cluster the distinct
 	// sets, then map the items back.
-	uniq := map[string]int{}
+	uniq := map[uint64][]int{} // a set's hash → the distinct sets with it
 	var keys []keyed
 	itemKey := make([]int, len(items))
 	for i, it := range items {
-		k := it.group + "|" + strings.Join(it.words, " ")
-		u, ok := uniq[k]
-		if !ok {
+		h := setHash(it)
+		u := -1
+		for _, k := range uniq[h] {
+			if keys[k].group == it.group && slices.Equal(keys[k].words, it.words) {
+				u = k
+				break
+			}
+		}
+		if u < 0 {
 			u = len(keys)
-			uniq[k] = u
+			uniq[h] = append(uniq[h], u)
 			keys = append(keys, it)
 		}
 		itemKey[i] = u
@@ -322,10 +328,7 @@ func cluster(items []keyed, minDice float64) []int {
 // the rare sets whose sums collide only become candidates, which the
 // caller still compares.
 func dropOne(it keyed, sigs []uint64) []uint64 {
-	whole := ^wordHash(it.group) // complemented: a group is not one of the words
-	for _, w := range it.words {
-		whole += wordHash(w)
-	}
+	whole := setHash(it)
 	sigs = append(sigs, whole)
 	if len(it.words) >= 2 {
 		for _, w := range it.words {
@@ -361,6 +364,15 @@ func sameSignature(all []signed, fn func([]signed)) {
 		}
 		i = j
 	}
+}
+
+// setHash is the sum of the key's words' hashes and its group's.
+func setHash(it keyed) uint64 {
+	h := ^wordHash(it.group) // complemented: a group is not one of the words
+	for _, w := range it.words {
+		h += wordHash(w)
+	}
+	return h
 }
 
 // wordHash is FNV-1a with a final mix, so that sums of hashes spread well.
