@@ -16,6 +16,7 @@ var guardedBy = []struct {
 }{
 	{"colon digit", hasColonDigit, []*regexp.Regexp{sourceFileRef, citedRange, locationCorrection}},
 	{"default", func(s string) bool { return hasFold(s, "default") }, []*regexp.Regexp{defaultStated, defaultItem}},
+	{"metric", mayNameMetric, []*regexp.Regexp{tableMetric}},
 }
 
 func TestPrefilters(t *testing.T) {
@@ -24,6 +25,9 @@ func TestPrefilters(t *testing.T) {
 		want map[string]bool
 	}{
 		{"see `models.py:449-463` (not 452-463)", map[string]bool{"colon digit": true, "default": false}},
+		{"the P99 Latency at 50,000 events/s", map[string]bool{"metric": true}},
+		{"error rate under 1%", map[string]bool{"metric": true}},
+		{"pipe buffer of 64 KiB", map[string]bool{}},
 		{"Default `none` to keep v1 quiet", map[string]bool{"colon digit": false, "default": true}},
 		{"- `sidecar` — default", map[string]bool{"colon digit": false, "default": true}},
 		{"ratio 3: 1 and DEFAULTS", map[string]bool{"colon digit": false, "default": true}},
@@ -74,4 +78,53 @@ func asciiLower(s string) string {
 		}
 	}
 	return string(b)
+}
+
+// conditionalByFields is the plain form of conditional: lower-case the
+// clause, split it, look the first four words up.
+func conditionalByFields(before string) bool {
+	before = tail(before, quoteWindow)
+	if i := strings.LastIndexAny(before, ",;:.(—"); i >= 0 {
+		before = before[i+1:]
+	}
+	for i, w := range strings.Fields(strings.ToLower(before)) {
+		if i > 3 {
+			break
+		}
+		if conditionWords[strings.Trim(w, "*_`\"")] {
+			return true
+		}
+	}
+	return false
+}
+
+func TestConditional(t *testing.T) {
+	tests := []struct {
+		before string
+		want   bool
+	}{
+		{"When ", true},
+		{"the worker stops; **Once** consumed ", true},
+		{"for example a budget of ", true},
+		{"e.g. a budget of ", false}, // the clause starts after "e.g."
+		{"The default budget is ", false},
+		{"we then emit WARN when the ratio reaches ", false}, // fifth word
+		{"Über WHENEVER ", true},
+	}
+	for _, tt := range tests {
+		if got := conditional(tt.before); got != tt.want {
+			t.Errorf("conditional(%q) = %v, want %v", tt.before, got, tt.want)
+		}
+	}
+}
+
+func FuzzConditional(f *testing.F) {
+	for _, s := range []string{"When ", "x, if ", "e.g. ", "İf the \u212aey ", "a b c d when"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := conditional(s), conditionalByFields(s); got != want {
+			t.Errorf("conditional(%q) = %v, the plain form says %v", s, got, want)
+		}
+	})
 }

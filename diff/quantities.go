@@ -439,12 +439,36 @@ func conditional(before string) bool {
 	if i := strings.LastIndexAny(before, ",;:.(—"); i >= 0 {
 		before = before[i+1:]
 	}
-	f := strings.Fields(strings.ToLower(before))
-	for i, w := range f {
-		if i > 3 {
+	// The first four words, lower-cased one at a time: this runs for
+	// every number of every document.
+	var buf [16]byte
+	for i := 0; i < 4; i++ {
+		before = strings.TrimLeftFunc(before, unicode.IsSpace)
+		if before == "" {
 			break
 		}
-		if conditionWords[strings.Trim(w, "*_`\"")] {
+		end := strings.IndexFunc(before, unicode.IsSpace)
+		if end < 0 {
+			end = len(before)
+		}
+		w := strings.Trim(before[:end], "*_`\"")
+		before = before[end:]
+		if len(w) > len(buf) {
+			continue // longer than every condition word
+		}
+		b, ascii := buf[:len(w)], true
+		for j := 0; j < len(w); j++ {
+			c := w[j]
+			if c >= utf8.RuneSelf {
+				ascii = false
+				break
+			}
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			b[j] = c
+		}
+		if ascii && conditionWords[string(b)] || !ascii && conditionWords[strings.ToLower(w)] {
 			return true
 		}
 	}

@@ -3,6 +3,7 @@ package diff
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -17,6 +18,18 @@ import (
 
 // tableMetric finds the metric words a bound and a table column can share.
 var tableMetric = regexp.MustCompile(`(?i)\b(p\d{2}(?:\.\d+)?|median|latency|throughput|error rate|availability)\b`)
+
+// mayNameMetric reports whether s holds what every tableMetric match
+// starts with: "p" and two digits, or the first word of a metric name.
+// Its letters fold only to themselves, so ASCII case is all there is.
+func mayNameMetric(s string) bool {
+	for i := 0; i+2 < len(s); i++ {
+		if (s[i] == 'p' || s[i] == 'P') && isDigit(s[i+1]) && isDigit(s[i+2]) {
+			return true
+		}
+	}
+	return hasFold(s, "median") || hasFold(s, "latency") || hasFold(s, "throughput") || hasFold(s, "error") || hasFold(s, "availability")
+}
 
 // conditionNumber reads the number of a table row's condition
 // ("duration@50,000events/s") or of a prose count ("50,000 events").
@@ -49,6 +62,9 @@ func detectTableBounds(in DetectInput) []Contradiction {
 				q := &c.Quantities[qi]
 				base, cond, conditioned := strings.Cut(q.Dim, "@")
 				if base != "duration" || !conditioned && q.Bound != AtMost && q.Bound != AtLeast {
+					continue
+				}
+				if !mayNameMetric(q.Phrase) && !slices.ContainsFunc(q.Subject, mayNameMetric) {
 					continue
 				}
 				metric := strings.ToLower(tableMetric.FindString(q.Phrase + " " + strings.Join(q.Subject, " ")))
