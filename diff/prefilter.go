@@ -39,3 +39,14 @@ func hasColonDigit(s string) bool {
 	}
 	return false
 }
+
+// hasPercentile reports whether s could name a percentile: "p" and two
+// digits ("p99"), or the word "percentile".
+func hasPercentile(s string) bool {
+	for i := 0; i+2 < len(s); i++ {
+		if (s[i] == 'p' || s[i] == 'P') && isDigit(s[i+1]) && isDigit(s[i+2]) {
+			return true
+		}
+	}
+	return hasFold(s, "percentile")
+}

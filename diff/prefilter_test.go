@@ -17,6 +17,7 @@ var guardedBy = []struct {
 	{"colon digit", hasColonDigit, []*regexp.Regexp{sourceFileRef, citedRange, locationCorrection}},
 	{"default", func(s string) bool { return hasFold(s, "default") }, []*regexp.Regexp{defaultStated, defaultItem}},
 	{"metric", mayNameMetric, []*regexp.Regexp{tableMetric}},
+	{"percentile", hasPercentile, []*regexp.Regexp{percentileRE}},
 }
 
 func TestPrefilters(t *testing.T) {
@@ -25,7 +26,8 @@ func TestPrefilters(t *testing.T) {
 		want map[string]bool
 	}{
 		{"see `models.py:449-463` (not 452-463)", map[string]bool{"colon digit": true, "default": false}},
-		{"the P99 Latency at 50,000 events/s", map[string]bool{"metric": true}},
+		{"the P99 Latency at 50,000 events/s", map[string]bool{"metric": true, "percentile": true}},
+		{" at the 95th PERCENTILE", map[string]bool{"percentile": true, "metric": true}},
 		{"error rate under 1%", map[string]bool{"metric": true}},
 		{"pipe buffer of 64 KiB", map[string]bool{}},
 		{"Default `none` to keep v1 quiet", map[string]bool{"colon digit": false, "default": true}},

@@ -216,6 +216,9 @@ var percentileRE = regexp.MustCompile(`(?i)^[^,;.]{0,24}?\b(?:at\s+(?:the\s+)?(\
 // percentileOf returns the percentile a value is stated at, read from the
 // words right after it ("at the 95th percentile", "p99"), or "".
 func percentileOf(after string) string {
+	if !hasPercentile(after) {
+		return ""
+	}
 	m := percentileRE.FindStringSubmatch(after)
 	if m == nil {
 		return ""

@@ -23,12 +23,7 @@ var tableMetric = regexp.MustCompile(`(?i)\b(p\d{2}(?:\.\d+)?|median|latency|thr
 // starts with: "p" and two digits, or the first word of a metric name.
 // Its letters fold only to themselves, so ASCII case is all there is.
 func mayNameMetric(s string) bool {
-	for i := 0; i+2 < len(s); i++ {
-		if (s[i] == 'p' || s[i] == 'P') && isDigit(s[i+1]) && isDigit(s[i+2]) {
-			return true
-		}
-	}
-	return hasFold(s, "median") || hasFold(s, "latency") || hasFold(s, "throughput") || hasFold(s, "error") || hasFold(s, "availability")
+	return hasPercentile(s) || hasFold(s, "median") || hasFold(s, "latency") || hasFold(s, "throughput") || hasFold(s, "error") || hasFold(s, "availability")
 }
 
 // conditionNumber reads the number of a table row's condition
