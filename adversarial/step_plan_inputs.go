@@ -53,7 +53,7 @@ func (x *run) planConflicts(a *diff.Analysis, d *debate.Result, base int) (confl
 		var lines []diff.Evidence
 		keys := map[string]string{} // variant → what its value is compared by
 		for _, v := range f.Values {
-			k.Values = append(k.Values, merge.ConflictValue{Variant: label(v.Variant), Value: valueOf(v.Value), Text: v.Quote})
+			k.Values = append(k.Values, merge.ConflictValue{Variant: label(v.Variant), Value: valueOf(v.Value, v.Class), Text: v.Quote})
 			lines = append(lines, diff.Evidence{Variant: v.Variant, Line: v.Line})
 			keys[label(v.Variant)] = v.Class
 			if v.Class == "" {
@@ -300,11 +300,23 @@ func (x *run) conflictWinner(d *debate.Result, k merge.ResolvedConflict, base in
 	return k.Values[0].Variant, "the first variant in input order: the debate left it open, no value has a majority and the base gives none"
 }
 
-// valueOf is the value a field gives, as the merge states it: the label
-// that opens it ("OVERSTATED" of "OVERSTATED. The finding is correct,
-// but …"), else the whole value.
-func valueOf(v string) string {
+// valueOf is the value a field gives, as the merge states it: up to the
+// word of its class ("CONFIRMED HIGH" rates HIGH), else the label that
+// opens it ("OVERSTATED" of "OVERSTATED. The finding is correct, but …"),
+// else the whole value.
+func valueOf(v, class string) string {
 	fields := strings.Fields(v)
+	if class != "" && len(fields) > 1 && !strings.EqualFold(strings.Trim(fields[0], ".,:;()*_"), class) {
+		// A label before the word the value is compared by qualifies it:
+		// "CONFIRMED HIGH" and "RECLASSIFY to CRITICAL" rate HIGH and
+		// CRITICAL. The value runs to that word, so that stating the
+		// winner replaces the whole rating, not the label before it.
+		for i, f := range fields[1:] {
+			if strings.EqualFold(strings.Trim(f, ".,:;()*_"), class) {
+				return strings.Trim(strings.Join(fields[:i+2], " "), ".,:;()*_")
+			}
+		}
+	}
 	if len(fields) > 1 && isLabel(strings.Trim(fields[0], ".,:;()*_")) {
 		return strings.Trim(fields[0], ".,:;()*_")
 	}

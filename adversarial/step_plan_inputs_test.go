@@ -120,3 +120,20 @@ func TestEvidenceAmong(t *testing.T) {
 	assert.False(t, evidenceAmong([]diff.Evidence{{Variant: 0, Line: 21}, {Variant: 2, Line: 40}}, lines), "a line of another statement")
 	assert.False(t, evidenceAmong([]diff.Evidence{{Variant: 1, Line: 21}}, lines), "the same line of another variant")
 }
+
+func TestValueOf(t *testing.T) {
+	tests := []struct {
+		value, class, want string
+	}{
+		{"OVERSTATED. The finding is correct, but overstated.", "disagree", "OVERSTATED"},
+		{"CONFIRMED HIGH", "HIGH", "CONFIRMED HIGH"}, // rates HIGH: the label goes with it
+		{"RECLASSIFY to CRITICAL", "CRITICAL", "RECLASSIFY to CRITICAL"},
+		{"MEDIUM", "MEDIUM", "MEDIUM"},
+		{"HIGH. Agree with the delta.", "HIGH", "HIGH"},
+		{"Option B (background subprocess)", "", "Option B (background subprocess)"},
+		{"64 KiB", "", "64 KiB"},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, valueOf(tt.value, tt.class), "valueOf(%q, %q)", tt.value, tt.class)
+	}
+}

@@ -135,6 +135,22 @@ func NewPlan(in PlanInput, opts ...Option) (Plan, error) {
 		p.Changes = append(p.Changes, c)
 		return nil
 	}
+	// A decision's winning section goes into the base section aligned with
+	// it, else into the base section that holds the losing statement. The
+	// latter may be a summary of many topics (a verdict table's row):
+	// replacing it with one topic's section would lose the rest and state
+	// that topic twice.
+	decisionTarget := func(v Variant, sec int, d *Decision) SectionRef {
+		if aligned, ok := in.alignedBase(v.Label, refOf(v.Doc, sec)); ok {
+			return aligned
+		}
+		if bi, ok := locate(in.Base.Doc, d.BaseSection); ok && len(in.Alignment) > 0 && matchTitle(in.Base.Doc, v.Doc.Sections[sec].Title) != bi {
+			// Step 1 did not put the two together: sec is placed as
+			// its own topic, and the base section keeps its text.
+			return SectionRef{}
+		}
+		return d.BaseSection
+	}
 	for i, s := range in.Strengths {
 		v := byLabel[s.Variant]
 		sec, ok := locate(v.Doc, s.Section)
@@ -151,7 +167,7 @@ func NewPlan(in PlanInput, opts ...Option) (Plan, error) {
 		}
 		target := s.Target
 		if target.IsZero() && d != nil {
-			target = d.BaseSection
+			target = decisionTarget(v, sec, d)
 		}
 		reason := s.Description
 		if s.Why != "" {
@@ -170,7 +186,7 @@ func NewPlan(in PlanInput, opts ...Option) (Plan, error) {
 		if !ok {
 			return Plan{}, inputErrorf("decision %s: %s has no %s", d.Point, v.Ref(), d.WinnerSection)
 		}
-		if err := plan(v, sec, d.BaseSection, "", &d, d.Topic); err != nil {
+		if err := plan(v, sec, decisionTarget(v, sec, &d), "", &d, d.Topic); err != nil {
 			return Plan{}, fmt.Errorf("decision %s: %w", d.Point, err)
 		}
 	}

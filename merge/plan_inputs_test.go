@@ -225,3 +225,55 @@ func TestNewPlanNoHollowSection(t *testing.T) {
 		})
 	}
 }
+
+// A decision names the base section that holds the losing statement. When
+// that is a summary of many items, the winning item's section goes into
+// the base section step 1 aligned it with, or in as its own topic — never
+// over the summary.
+func TestNewPlanDecisionOnASummaryRow(t *testing.T) {
+	base := "# R\n\n## 1. Item One\n\n**Verdict**: OK. It holds.\n\n## 2. Item Two\n\n**Verdict**: OK. It holds too.\n\n" +
+		"## 3. Summary\n\n| Item | Verdict |\n|---|---|\n| Item One | OK |\n| Item Two | OK |\n"
+	other := "# R\n\n## Item One\n\n**Verdict**: WRONG. The cited lines do not hold it.\n\n## Item Two\n\n**Verdict**: OK.\n"
+	tests := []struct {
+		name      string
+		alignment []AlignedTopic
+		want      string
+	}{
+		{"aligned: into the item's own section",
+			[]AlignedTopic{{Title: "Item One", Sections: []TopicSection{{Variant: "A", Section: SectionRef{Number: "1"}}, {Variant: "B", Section: SectionRef{Title: "Item One"}}}}},
+			"replace 1. Item One <- Item One"},
+		{"same title, not aligned: into the section of that title",
+			[]AlignedTopic{{Title: "Item Two", Sections: []TopicSection{{Variant: "A", Section: SectionRef{Number: "2"}}, {Variant: "B", Section: SectionRef{Title: "Item Two"}}}}},
+			"replace 1. Item One <- Item One"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := PlanInput{
+				Base:     Variant{Label: "A", Doc: mustParse(t, "a.md", base)},
+				Variants: []Variant{{Label: "B", Doc: mustParse(t, "b.md", other)}},
+				Decisions: []Decision{{Point: "X-001", Topic: "Item One / Verdict", Winner: "B", Confidence: 70,
+					BaseSection: SectionRef{Number: "3", Title: "3. Summary"}, WinnerSection: SectionRef{Title: "Item One"}}},
+				Alignment: tt.alignment,
+			}
+			p, err := NewPlan(in, WithClock(fixedClock))
+			require.NoError(t, err)
+			require.Len(t, p.Changes, 1)
+			c := p.Changes[0]
+			assert.Equal(t, tt.want, string(c.Approach)+" "+c.Target.Title+" <- "+c.Source.Section.Title)
+		})
+	}
+	t.Run("another title, not aligned: its own topic, the summary kept", func(t *testing.T) {
+		in := PlanInput{
+			Base:     Variant{Label: "A", Doc: mustParse(t, "a.md", base)},
+			Variants: []Variant{{Label: "B", Doc: mustParse(t, "b.md", strings.Replace(other, "## Item One", "## Cited lines of the first item", 1))}},
+			Decisions: []Decision{{Point: "X-001", Topic: "Item One / Verdict", Winner: "B", Confidence: 70,
+				BaseSection: SectionRef{Number: "3", Title: "3. Summary"}, WinnerSection: SectionRef{Title: "Cited lines of the first item"}}},
+			Alignment: []AlignedTopic{{Title: "Item Two", Sections: []TopicSection{{Variant: "A", Section: SectionRef{Number: "2"}}, {Variant: "B", Section: SectionRef{Title: "Item Two"}}}}},
+		}
+		p, err := NewPlan(in, WithClock(fixedClock))
+		require.NoError(t, err)
+		require.Len(t, p.Changes, 1)
+		c := p.Changes[0]
+		assert.NotEqual(t, Replace, c.Approach, "the summary's other rows would be lost: %+v", c)
+	})
+}
