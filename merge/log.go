@@ -258,14 +258,14 @@ func writeValidation(b *strings.Builder, v Validation) {
 	// The base's own unresolved references (most often to the document
 	// it discusses) are not the merge's doing: one line names them, so
 	// the ones the merge broke stand out.
-	var inBaseTexts []string
-	inBaseCount := map[string]int{}
+	var inBase, inSource refTally
 	for _, br := range r.Broken {
-		if br.InBase && br.Reason == "" {
-			if inBaseCount[br.Text] == 0 {
-				inBaseTexts = append(inBaseTexts, br.Text)
+		if br.Reason == "" && (br.InBase || br.InSource) {
+			if br.InBase {
+				inBase.add(br.Text)
+			} else {
+				inSource.add(br.Text)
 			}
-			inBaseCount[br.Text]++
 			continue
 		}
 		reason := ""
@@ -274,18 +274,8 @@ func writeValidation(b *strings.Builder, v Validation) {
 		}
 		fmt.Fprintf(b, "  - %s (line %d, %s)%s\n", mdCode(br.Text), br.Line, br.Kind, reason)
 	}
-	if len(inBaseTexts) > 0 {
-		parts := make([]string, len(inBaseTexts))
-		n := 0
-		for i, t := range inBaseTexts {
-			parts[i] = mdCode(t)
-			if c := inBaseCount[t]; c > 1 {
-				parts[i] += fmt.Sprintf(" ×%d", c)
-			}
-			n += inBaseCount[t]
-		}
-		fmt.Fprintf(b, "  - present in the base already (%d): %s\n", n, strings.Join(parts, ", "))
-	}
+	inBase.write(b, "present in the base already")
+	inSource.write(b, "broken already in the variant the text came from")
 	if len(r.Rewritten) > 0 {
 		fmt.Fprintf(b, "- **Rewritten to the merged numbering:** %d\n", len(r.Rewritten))
 		for _, w := range r.Rewritten {
@@ -322,6 +312,39 @@ func writeValidation(b *strings.Builder, v Validation) {
 			fmt.Fprintf(b, "- %s\n", mdInline(m.describe()))
 		}
 	}
+}
+
+// refTally counts broken references by their text, in order of first
+// appearance, for a one-line summary.
+type refTally struct {
+	texts []string
+	count map[string]int
+}
+
+func (t *refTally) add(text string) {
+	if t.count == nil {
+		t.count = map[string]int{}
+	}
+	if t.count[text] == 0 {
+		t.texts = append(t.texts, text)
+	}
+	t.count[text]++
+}
+
+func (t *refTally) write(b *strings.Builder, what string) {
+	if len(t.texts) == 0 {
+		return
+	}
+	parts := make([]string, len(t.texts))
+	n := 0
+	for i, text := range t.texts {
+		parts[i] = mdCode(text)
+		if c := t.count[text]; c > 1 {
+			parts[i] += fmt.Sprintf(" ×%d", c)
+		}
+		n += t.count[text]
+	}
+	fmt.Fprintf(b, "  - %s (%d): %s\n", what, n, strings.Join(parts, ", "))
 }
 
 func inBase(b bool) string {

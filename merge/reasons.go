@@ -43,7 +43,7 @@ func (l Log) reasons() []string {
 	if !v.References.Passed {
 		n := 0
 		for _, b := range v.References.Broken {
-			if !b.InBase {
+			if !b.InBase && !b.InSource {
 				n++
 			}
 		}

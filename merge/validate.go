@@ -93,6 +93,11 @@ type BrokenRef struct {
 	Target string    `json:"target"`
 	Line   int       `json:"line"`
 	InBase bool      `json:"in_base,omitempty"` // broken in the base too, in base text
+	// InSource is set for a reference in incorporated text that was
+	// broken in the variant the text came from (most often it names a
+	// section of the document the variants discuss): the merge did not
+	// break it.
+	InSource bool `json:"in_source,omitempty"`
 	// Reason says why a reference that resolves is still broken: it was
 	// written against a variant's numbering and names a section the merge
 	// did not bring.
@@ -152,7 +157,7 @@ func validate(ctx context.Context, cfg *config, in Input, merged *diff.Document,
 	})
 	v := Validation{
 		Structure:   checkStructure(merged, in.Base, cfg.topics),
-		References:  checkReferences(merged, in.Base, nodes, rewritten, stale),
+		References:  checkReferences(merged, in, nodes, rewritten, stale),
 		Identifiers: missingIdentifiers(in, merged),
 	}
 	_ = g.Wait()
@@ -230,20 +235,44 @@ func compareNumbers(a, b string) int {
 }
 
 // checkReferences resolves the merged document's references. A broken
-// one fails the check unless it sits in text the base had and was broken
-// there already (the merge cannot be blamed for the base's references to
-// other documents); one written against a variant's numbering that names
-// a section the merge did not bring fails even though its number may
-// resolve.
-func checkReferences(merged, base *diff.Document, nodes []*node, rewritten []string, stale []BrokenRef) ReferenceCheck {
+// one fails the check unless it sits in text that was broken where the
+// text came from already — the base's text in the base, an incorporated
+// section's in its variant (the merge cannot be blamed for references to
+// other documents, "the spec's §4.4"); one written against a variant's
+// numbering that names a section the merge did not bring fails even
+// though its number may resolve.
+func checkReferences(merged *diff.Document, in Input, nodes []*node, rewritten []string, stale []BrokenRef) ReferenceCheck {
 	rep := refs.Check(merged)
-	known := map[string]bool{}
-	for _, r := range refs.Check(base).Broken() {
-		known[string(r.Kind)+"|"+r.Target] = true
+	brokenIn := func(d *diff.Document) map[string]bool {
+		out := map[string]bool{}
+		for _, r := range refs.Check(d).Broken() {
+			out[string(r.Kind)+"|"+r.Target] = true
+		}
+		return out
 	}
+	known := brokenIn(in.Base)
 	inBaseText := func(off int) bool {
 		i := merged.SectionAt(off)
 		return i < 0 || len(nodes) != len(merged.Sections) || nodes[i].attr.Origin != Incorporated
+	}
+	// the variant an incorporated section's text came from: its broken
+	// references, found once per variant
+	sourceBroken := map[string]map[string]bool{}
+	inSource := func(off int, key string) bool {
+		i := merged.SectionAt(off)
+		if i < 0 || len(nodes) != len(merged.Sections) || nodes[i].attr.Origin != Incorporated || len(in.Variants) != len(in.Plan.Variants) {
+			return false
+		}
+		label := nodes[i].attr.Variant.Label
+		if sourceBroken[label] == nil {
+			sourceBroken[label] = map[string]bool{}
+			for vi, v := range in.Plan.Variants {
+				if v.Label == label && in.Variants[vi] != nil {
+					sourceBroken[label] = brokenIn(in.Variants[vi])
+				}
+			}
+		}
+		return sourceBroken[label][key]
 	}
 	c := ReferenceCheck{Passed: true, Total: rep.Total, Resolved: rep.Resolved, Rewritten: rewritten}
 	explained := map[string]bool{} // broken references stale explains
@@ -255,9 +284,11 @@ func checkReferences(merged, base *diff.Document, nodes []*node, rewritten []str
 			explained[fmt.Sprint(r.Line, "|", r.Text)] = false // counted as broken already
 			continue
 		}
+		key := string(r.Kind) + "|" + r.Target
 		b := BrokenRef{Kind: r.Kind, Text: r.Text, Target: r.Target, Line: r.Line,
-			InBase: known[string(r.Kind)+"|"+r.Target] && inBaseText(r.Span.Start)}
-		if !b.InBase {
+			InBase: known[key] && inBaseText(r.Span.Start)}
+		b.InSource = !b.InBase && inSource(r.Span.Start, key)
+		if !b.InBase && !b.InSource {
 			c.Passed = false
 		}
 		c.Broken = append(c.Broken, b)

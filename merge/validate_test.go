@@ -74,6 +74,37 @@ func TestValidationOnlyFailsOnWhatTheMergeIntroduced(t *testing.T) {
 	assert.Equal(t, StatusSuccess, clean.Status())
 }
 
+// A reference that was broken in the variant its text came from (it names
+// a section of the document the variants discuss) is not the merge's
+// doing; one that resolved there and does not in the merged document is.
+func TestReferencesBrokenInTheirSource(t *testing.T) {
+	base := mustParse(t, "a.md", "# T\n\n## 1. A\n\nx\n\n## 2. B\n\ny\n")
+	variant := mustParse(t, "b.md", "# T\n\n## 1. A\n\nx\n\n## 2. Gates\n\nScore by the reviewed spec's §5.3 rubric; see §4 for the rest.\n\n## 4. Rest\n\nz\n")
+	src := "## Gates\n\nScore by the reviewed spec's §5.3 rubric; see §4 for the rest.\n"
+	m, err := NewSectionMerger(WithClock(fixedClock)).Merge(context.Background(), Input{
+		Base: base, Variants: []*diff.Document{variant}, Plan: planOf(base, change(1, Append, SectionRef{Number: "2"}, src)),
+	})
+	require.NoError(t, err)
+	r := m.Log.Validation.References
+	require.Len(t, r.Broken, 2, "%+v", r.Broken)
+	byTarget := map[string]BrokenRef{}
+	for _, b := range r.Broken {
+		byTarget[b.Target] = b
+	}
+	assert.True(t, byTarget["5.3"].InSource, "§5.3 was broken in variant B already")
+	assert.False(t, byTarget["4"].InSource, "§4 resolved in variant B; the merge did not bring it")
+	assert.False(t, r.Passed)
+	assert.Contains(t, m.Log.Markdown(), "  - broken already in the variant the text came from (1): `§5.3`\n")
+
+	// without the one the merge broke, the check passes
+	m, err = NewSectionMerger(WithClock(fixedClock)).Merge(context.Background(), Input{
+		Base: base, Variants: []*diff.Document{variant},
+		Plan: planOf(base, change(1, Append, SectionRef{Number: "2"}, strings.Replace(src, "; see §4 for the rest", "", 1))),
+	})
+	require.NoError(t, err)
+	assert.True(t, m.Log.Validation.References.Passed, "%+v", m.Log.Validation.References)
+}
+
 func TestRescan(t *testing.T) {
 	// the scanner reports every "use X" it sees with X as signature
 	scanner := ScannerFunc(func(_ context.Context, docs []*diff.Document) ([]Contradiction, error) {
