@@ -3,6 +3,7 @@ package diff
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/crucible-go/crucible/internal/words"
@@ -50,8 +51,17 @@ func detectMinimalPairs(in DetectInput) []Contradiction {
 		return nil
 	}
 	place := newTopicIndex(in)
-	bySig := map[string][]pairSentence{}
-	var sigs []string
+	// A signature is the sentence's place and its words with one left
+	// out, kept as a hash: the sum of each word's hash weighted by its
+	// position, less the word left out. Sentences whose signatures
+	// collide are still compared word by word below.
+	type signature struct {
+		where string
+		words uint64
+	}
+	bySig := map[signature][]pairSentence{}
+	var sigs []signature
+	var weighted []uint64
 	for v, d := range in.Documents {
 		for bi, b := range d.Blocks {
 			if b.Kind != Paragraph { // lists enumerate, tables tabulate, code is code
@@ -73,11 +83,20 @@ func detectMinimalPairs(in DetectInput) []Contradiction {
 				// word: a different subject ("The gateway …" / "The worker …")
 				// makes a different claim, not a different choice
 				first := slices.IndexFunc(toks, pairWord)
-				for i := first + 1; first >= 0 && i < len(toks); i++ {
+				if first < 0 {
+					continue
+				}
+				weighted = weighted[:0]
+				total := uint64(len(toks))
+				for j, t := range toks {
+					weighted = append(weighted, wordHash(t)*(wordHash(strconv.Itoa(j))|1))
+					total += weighted[j]
+				}
+				for i := first + 1; i < len(toks); i++ {
 					if !pairWord(toks[i]) {
 						continue
 					}
-					sig := where + "|" + strings.Join(toks[:i], " ") + " _ " + strings.Join(toks[i+1:], " ")
+					sig := signature{where, total - weighted[i]}
 					if _, ok := bySig[sig]; !ok {
 						sigs = append(sigs, sig)
 					}
@@ -97,7 +116,7 @@ func detectMinimalPairs(in DetectInput) []Contradiction {
 				if a.variant == b.variant {
 					continue
 				}
-				i := differingWord(a.toks, b.toks)
+				i := differingWord(a.toks, b.toks) // also rules out colliding signatures
 				if i < 0 || !pairWord(a.toks[i]) || !pairWord(b.toks[i]) {
 					continue
 				}
