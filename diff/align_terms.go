@@ -176,13 +176,17 @@ func outlineReference(d *Document, si int, num string) (string, bool) {
 }
 
 // bodyTerms calls fn with each term of section si's own text, its
-// subsections' excluded, in order, repeats included.
-func bodyTerms(d *Document, si int, fn func(string)) {
+// subsections' excluded, in order, repeats included, and whether it is
+// in prose (a paragraph or list item, not a table row or code).
+func bodyTerms(d *Document, si int, fn1 func(string, bool)) {
 	lo, hi := d.blockRange(d.Sections[si].Span)
 	for bi := lo; bi < hi; bi++ {
 		if d.Blocks[bi].Section != si {
 			continue
 		}
+		k := d.Blocks[bi].Kind
+		inProse := k == Paragraph || k == ListItem
+		fn := func(t string) { fn1(t, inProse) }
 		words.Each(d.Blocks[bi].Text, func(tok string) {
 			switch {
 			case words.IsStopWord(tok):
