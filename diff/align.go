@@ -100,6 +100,7 @@ type aligner struct {
 	// headOf[t] has bit v set when term t is an item id a heading of
 	// variant v names.
 	headOf []uint32
+	family map[int32]string // the list each heading id belongs to (idFamily)
 	// index[v] lists the sections of variant v under each of their keys.
 	index []map[int32][]int
 	// cands[v][w], v < w, lists the pairs (a of v, b of w) sharing a key,

@@ -57,6 +57,16 @@ func countIDs(ids []int32) []termCount {
 	return out
 }
 
+// idFamily returns the letters an item id opens with, which name its
+// list: "fr" for "fr-12", "s" for "s2", "sol" for "sol-d".
+func idFamily(t string) string {
+	i := 0
+	for i < len(t) && t[i] >= 'a' && t[i] <= 'z' {
+		i++
+	}
+	return t[:i]
+}
+
 // measureCites sets every section's heading ids and the heading ids its
 // own text cites, from the sections' title terms and own term counts (by
 // variant and section). Only prose counts: a table listing items by id
@@ -68,11 +78,13 @@ func (al *aligner) measureCites(titles [][][]int32, owns [][][]termCount) {
 	}
 	isID := make([]bool, len(al.terms))
 	al.headOf = make([]uint32, len(al.terms))
+	al.family = map[int32]string{}
 	for v := range titles {
 		for si := range titles[v] {
 			for _, i := range titles[v][si] {
 				if isID[i] = isHeadingIDTerm(names[i]); isID[i] {
 					al.headOf[i] |= 1 << v
+					al.family[i] = idFamily(names[i])
 				}
 			}
 		}
@@ -135,7 +147,10 @@ func (al *aligner) citedShare(v int, heads []int32, y *alignSec) float64 {
 	}
 	best := 0.0
 	for _, h := range heads {
-		if slices.Contains(y.heads, h) {
+		if slices.Contains(y.heads, h) || slices.ContainsFunc(y.heads, func(o int32) bool { return al.family[o] == al.family[h] }) {
+			// y's heading names the item, or another item of the
+			// same list ("FR-2: Logout" saying "unlike FR-1, …"):
+			// no citation of an item it is about.
 			continue
 		}
 		if k, ok := slices.BinarySearchFunc(y.cites, h, func(c citeShare, id int32) int { return int(c.id - id) }); ok {

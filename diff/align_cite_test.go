@@ -6,6 +6,12 @@ import (
 	"github.com/stretchr/testify/assert"
 )
 
+func TestIDFamily(t *testing.T) {
+	for term, want := range map[string]string{"fr-12": "fr", "s2": "s", "sol-d": "sol", "t1": "t"} {
+		assert.Equal(t, want, idFamily(term), term)
+	}
+}
+
 func TestIsHeadingIDTerm(t *testing.T) {
 	tests := []struct {
 		term string
@@ -66,6 +72,13 @@ func TestAlignSectionsByCitedHeadingID(t *testing.T) {
 				"## Fault 1: Discard Gap\n\nThe analysis (OV-3, OV-4, OV-5) states that crashes before launch cannot matter. That holds only while the collector never raises; wrap it in a handler.\n\n" +
 				"## Fault 2: Logger Drops\n\nUnknown statuses vanish from the event log without a warning.\n",
 			alone: []string{"A:OV-4: Pre-writing the result file", "B:Fault 1: Discard Gap"},
+		},
+		{
+			name: "another item of the same list citing it",
+			b: "# Review B\n\n" +
+				"## OV-6: Retry budget\n\nUnlike OV-4, the retry budget resets after every launch, so crashes before launch cannot exhaust it.\n\n" +
+				"## Fault 2: Logger Drops\n\nUnknown statuses vanish from the event log without a warning.\n",
+			alone: []string{"A:OV-4: Pre-writing the result file", "B:OV-6: Retry budget"},
 		},
 	}
 	for _, tt := range tests {
