@@ -705,15 +705,15 @@ func (al *aligner) measure() {
 	rare := int32(max(6, 3*len(al.docs)))
 	al.secs = make([][]alignSec, len(al.docs))
 	al.index = make([]map[int32][]int, len(al.docs))
-	titles, owns := make([][][]int32, len(al.docs)), make([][][]termCount, len(al.docs))
+	titles, prose := make([][][]int32, len(al.docs)), make([][][]termCount, len(al.docs))
 	for v, d := range al.docs {
 		al.secs[v] = make([]alignSec, len(d.Sections))
-		titles[v], owns[v] = make([][]int32, len(d.Sections)), make([][]termCount, len(d.Sections))
+		titles[v], prose[v] = make([][]int32, len(d.Sections)), make([][]termCount, len(d.Sections))
 		for si := range d.Sections {
-			titles[v][si], owns[v][si] = raws[v][si].title, raws[v][si].prose
+			titles[v][si], prose[v][si] = raws[v][si].title, raws[v][si].prose
 		}
 	}
-	al.measureCites(titles, owns)
+	al.measureCites(titles, prose)
 	for v, d := range al.docs {
 		al.index[v] = map[int32][]int{}
 		// Whole texts, subsections included: children follow their

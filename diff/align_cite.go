@@ -68,10 +68,10 @@ func idFamily(t string) string {
 }
 
 // measureCites sets every section's heading ids and the heading ids its
-// own text cites, from the sections' title terms and own term counts (by
-// variant and section). Only prose counts: a table listing items by id
-// centres on none of them.
-func (al *aligner) measureCites(titles [][][]int32, owns [][][]termCount) {
+// own text cites, from the sections' title terms and the ids their prose
+// mentions, counted (by variant and section). Only prose counts: a table
+// listing items by id centres on none of them.
+func (al *aligner) measureCites(titles [][][]int32, prose [][][]termCount) {
 	names := make([]string, len(al.terms))
 	for t, i := range al.terms {
 		names[i] = t
@@ -90,8 +90,8 @@ func (al *aligner) measureCites(titles [][][]int32, owns [][][]termCount) {
 		}
 	}
 	total := make([]int32, len(al.terms)) // mentions in one variant, reset after it
-	for v := range owns {
-		for si := range owns[v] {
+	for v := range prose {
+		for si := range prose[v] {
 			x := &al.secs[v][si]
 			for _, i := range titles[v][si] {
 				if isID[i] {
@@ -99,22 +99,22 @@ func (al *aligner) measureCites(titles [][][]int32, owns [][][]termCount) {
 				}
 			}
 			slices.Sort(x.heads)
-			for _, tc := range owns[v][si] {
+			for _, tc := range prose[v][si] {
 				if isID[tc.id] {
 					total[tc.id] += tc.n
 				}
 			}
 		}
-		for si := range owns[v] {
+		for si := range prose[v] {
 			x := &al.secs[v][si]
-			for _, tc := range owns[v][si] {
+			for _, tc := range prose[v][si] {
 				if isID[tc.id] {
 					x.cites = append(x.cites, citeShare{tc.id, tc.n, float64(tc.n) / float64(total[tc.id])})
 				}
 			}
 		}
-		for si := range owns[v] {
-			for _, tc := range owns[v][si] {
+		for si := range prose[v] {
+			for _, tc := range prose[v][si] {
 				total[tc.id] = 0
 			}
 		}
@@ -147,10 +147,10 @@ func (al *aligner) citedShare(v int, heads []int32, y *alignSec) float64 {
 	}
 	best := 0.0
 	for _, h := range heads {
-		if slices.Contains(y.heads, h) || slices.ContainsFunc(y.heads, func(o int32) bool { return al.family[o] == al.family[h] }) {
-			// y's heading names the item, or another item of the
-			// same list ("FR-2: Logout" saying "unlike FR-1, …"):
-			// no citation of an item it is about.
+		if slices.ContainsFunc(y.heads, func(o int32) bool { return al.family[o] == al.family[h] }) {
+			// y's heading names the item (the titles' evidence), or
+			// another item of the same list ("FR-2: Logout" saying
+			// "unlike FR-1, …"): no citation of an item it is about.
 			continue
 		}
 		if k, ok := slices.BinarySearchFunc(y.cites, h, func(c citeShare, id int32) int { return int(c.id - id) }); ok {
