@@ -29,11 +29,15 @@ import (
 //     subsections, so that shared rare terms — identifiers in backticks,
 //     file names, requirement ids, rare words — weigh most. Two long texts
 //     that share little weaken what the titles alone suggest;
+//   - citations: a section whose prose holds most of its variant's
+//     mentions of an item id the other's heading names ("The analysis
+//     (OV-4) states …" against "OV-4: Pre-writing …") is about that item
+//     (align_cite.go);
 //   - their place: children of matched parents prefer each other, two
 //     headings whose subsections match each other rather than others
 //     match, and the position in the document breaks ties.
 //
-// Either title or text may carry a match (1 − (1−t)(1−c)). Each pair of
+// Either title, text or citation may carry a match (1 − (1−t)(1−c)(1−k·r)). Each pair of
 // variants gets a one-to-one assignment, greedy by descending score above
 // alignThreshold, refined over alignRounds rounds as the structure of the
 // previous round comes in. The pairwise matches are then joined into
@@ -65,13 +69,21 @@ const (
 
 // alignSec is what the alignment knows of one section.
 type alignSec struct {
-	title termVec // IDF-weighted title terms, unit length
-	body  termVec // TF-IDF of the section's own text, unit length
-	sub   termVec // TF-IDF of the section's whole text, subsections included
-	keys  []int32 // terms the section is indexed under
-	dup   int     // sections of its variant with the same title terms (itself included)
-	pos   float64 // place in the document, 0 … 1
-	end   int     // index after the section's last subsection
+	title termVec     // IDF-weighted title terms, unit length
+	body  termVec     // TF-IDF of the section's own text, unit length
+	sub   termVec     // TF-IDF of the section's whole text, subsections included
+	keys  []int32     // terms the section is indexed under
+	heads []int32     // the item ids its heading names, sorted
+	cites []citeShare // the heading ids its own text mentions, by id
+	dup   int         // sections of its variant with the same title terms (itself included)
+	pos   float64     // place in the document, 0 … 1
+	end   int         // index after the section's last subsection
+}
+
+// alignEdge is a pairwise match: section a of v and section b of w, v < w.
+type alignEdge struct {
+	v, a, w, b int
+	score      float64
 }
 
 // alignPair is a scored candidate pair of sections of variants v < w.
@@ -85,6 +97,10 @@ type aligner struct {
 	docs  []*Document
 	secs  [][]alignSec
 	terms map[string]int32 // term → id, ids in order of first appearance
+	// headOf[t] has bit v set when term t is an item id a heading of
+	// variant v names.
+	headOf []uint32
+	family map[int32]string // the list each heading id belongs to (idFamily)
 	// index[v] lists the sections of variant v under each of their keys.
 	index []map[int32][]int
 	// cands[v][w], v < w, lists the pairs (a of v, b of w) sharing a key,
@@ -127,11 +143,7 @@ func (al *aligner) run() []topic {
 			al.match[v][w] = filled(len(docs[v].Sections), -1)
 		}
 	}
-	type edge struct {
-		v, a, w, b int
-		score      float64
-	}
-	var edges []edge
+	var edges []alignEdge
 	var pairsOf [][2]int // the pairs of variants, v < w, in order
 	for v := range n {
 		for w := v + 1; w < n; w++ {
@@ -151,7 +163,7 @@ func (al *aligner) run() []topic {
 			v, w := pairsOf[k][0], pairsOf[k][1]
 			for _, p := range pairs {
 				next[v][w][p.a], next[w][v][p.b] = p.b, p.a
-				edges = append(edges, edge{v, p.a, w, p.b, p.score})
+				edges = append(edges, alignEdge{v, p.a, w, p.b, p.score})
 			}
 		}
 		al.match = next
@@ -582,7 +594,9 @@ func (al *aligner) scoreWith(v, a, w, b int, sim alignSim, structural bool) floa
 	// suggest, the more so the longer they are.
 	sure := min(1, min(nx, ny)/alignSubstantial)
 	t *= 1 - sure*(1-min(1, 0.3+c/0.25))
-	s := 1 - (1-t)*(1-c) // either kind of evidence may carry the match
+	// Either kind of evidence may carry the match, and so may a text
+	// that cites the other's heading id.
+	s := 1 - (1-t)*(1-c)*(1-citeWeight*al.cite(v, a, w, b))
 	if parentsMatch {
 		if dv.Sections[pa].Depth == 0 {
 			s += 0.03 // every top-level section sits under the title
@@ -607,6 +621,7 @@ func (al *aligner) measure() {
 	type raw struct {
 		title []int32     // distinct title terms, in order
 		own   []termCount // the own text's terms, by id
+		prose []termCount // the item ids its paragraphs and list items mention, by id
 		keyOf string      // title terms sorted and joined, to find repeated headings
 	}
 	id := func(t string) int32 {
@@ -637,8 +652,12 @@ func (al *aligner) measure() {
 			}
 			slices.Sort(keyParts)
 			r.keyOf = strings.Join(keyParts, " ")
-			bodyTerms(d, si, func(t string) {
+			var prose []int32 // item ids its prose mentions, repeats included
+			bodyTerms(d, si, func(t string, inProse bool) {
 				i := id(t)
+				if inProse && !isPlainWord(t) && isHeadingIDTerm(t) {
+					prose = append(prose, i)
+				}
 				for int(i) >= len(count) {
 					count = append(count, 0)
 				}
@@ -654,6 +673,7 @@ func (al *aligner) measure() {
 				count[i] = 0
 			}
 			seen = seen[:0]
+			r.prose = countIDs(prose)
 			for len(titleDF) < len(al.terms) {
 				titleDF, bodyDF, anyDF = append(titleDF, 0), append(bodyDF, 0), append(anyDF, 0)
 			}
@@ -685,8 +705,16 @@ func (al *aligner) measure() {
 	rare := int32(max(6, 3*len(al.docs)))
 	al.secs = make([][]alignSec, len(al.docs))
 	al.index = make([]map[int32][]int, len(al.docs))
+	titles, prose := make([][][]int32, len(al.docs)), make([][][]termCount, len(al.docs))
 	for v, d := range al.docs {
 		al.secs[v] = make([]alignSec, len(d.Sections))
+		titles[v], prose[v] = make([][]int32, len(d.Sections)), make([][]termCount, len(d.Sections))
+		for si := range d.Sections {
+			titles[v][si], prose[v][si] = raws[v][si].title, raws[v][si].prose
+		}
+	}
+	al.measureCites(titles, prose)
+	for v, d := range al.docs {
 		al.index[v] = map[int32][]int{}
 		// Whole texts, subsections included: children follow their
 		// parents in document order, so one pass from the end sums them.
@@ -773,6 +801,13 @@ func (al *aligner) measure() {
 			slices.SortStableFunc(heavy, func(p, q weighed) int { return cmp.Compare(q.w, p.w) })
 			for _, h := range heavy[:min(len(heavy), alignBodyKeys)] {
 				x.keys = append(x.keys, h.id)
+			}
+			// and the heading ids it cites, which find the sections
+			// those headings open.
+			for _, c := range x.cites {
+				if !slices.Contains(x.keys, c.id) {
+					x.keys = append(x.keys, c.id)
+				}
 			}
 			for _, k := range x.keys {
 				al.index[v][k] = append(al.index[v][k], si)

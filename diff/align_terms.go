@@ -175,14 +175,18 @@ func outlineReference(d *Document, si int, num string) (string, bool) {
 	return num, true
 }
 
-// bodyTerms calls fn with each term of section si's own text, its
-// subsections' excluded, in order, repeats included.
-func bodyTerms(d *Document, si int, fn func(string)) {
+// bodyTerms calls emit with each term of section si's own text, its
+// subsections' excluded, in order, repeats included, and whether it is
+// in prose (a paragraph or list item, not a table row or code).
+func bodyTerms(d *Document, si int, emit func(term string, inProse bool)) {
 	lo, hi := d.blockRange(d.Sections[si].Span)
 	for bi := lo; bi < hi; bi++ {
 		if d.Blocks[bi].Section != si {
 			continue
 		}
+		k := d.Blocks[bi].Kind
+		inProse := k == Paragraph || k == ListItem
+		fn := func(t string) { emit(t, inProse) }
 		words.Each(d.Blocks[bi].Text, func(tok string) {
 			switch {
 			case words.IsStopWord(tok):
