@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Two optional inputs of the plan let the pipeline pass on what step 1
@@ -246,8 +248,10 @@ func (words wordPatterns) stateWinner(text string, lose, win ConflictValue) (str
 	if strings.TrimSpace(lose.Value) == "" || !strings.ContainsAny(lose.Value, "0123456789") {
 		return text, false
 	}
-	if !strings.Contains(text, lose.Value) {
-		return text, false // cheap test first: compiling the pattern is not
+	if !hasWholeWord(text, lose.Value) {
+		// cheap test first: the pattern has no literal prefix, so the
+		// regexp engine walks every byte of text before failing
+		return text, false
 	}
 	re := words.of(lose.Value)
 	if !re.MatchString(text) {
@@ -342,4 +346,46 @@ func (w wordPatterns) of(value string) *regexp.Regexp {
 // word).
 func wholeWord(value string) *regexp.Regexp {
 	return regexp.MustCompile(`(^|[^\p{L}\p{N}.])` + regexp.QuoteMeta(value) + `($|[^\p{L}\p{N}])`)
+}
+
+// hasWholeWord reports whether wholeWord(value) can match text: some
+// occurrence of value has neither a letter, a digit nor a dot just before
+// it and neither a letter nor a digit just after it. It is the test the
+// pattern makes, done with strings.Index (the pattern begins with a class,
+// so the regexp engine has no literal to search for and steps through
+// every byte of text). Invalid UTF-8 decodes to U+FFFD on both sides, as
+// it does for the regexp. TestHasWholeWord and FuzzHasWholeWord check it
+// against the pattern.
+func hasWholeWord(text, value string) bool {
+	if value == "" {
+		return wholeWord(value).MatchString(text)
+	}
+	for from := 0; ; {
+		i := strings.Index(text[from:], value)
+		if i < 0 {
+			return false
+		}
+		i += from
+		if wordBoundaryBefore(text[:i]) && wordBoundaryAfter(text[i+len(value):]) {
+			return true
+		}
+		_, w := utf8.DecodeRuneInString(text[i:])
+		from = i + w
+	}
+}
+
+func wordBoundaryBefore(head string) bool {
+	if head == "" {
+		return true
+	}
+	r, _ := utf8.DecodeLastRuneInString(head)
+	return r != '.' && !unicode.IsLetter(r) && !unicode.IsNumber(r)
+}
+
+func wordBoundaryAfter(tail string) bool {
+	if tail == "" {
+		return true
+	}
+	r, _ := utf8.DecodeRuneInString(tail)
+	return !unicode.IsLetter(r) && !unicode.IsNumber(r)
 }
