@@ -133,6 +133,7 @@ func resolveConflicts(in PlanInput, changes []Change) ([]Rejection, []Amendment)
 	var out []Rejection
 	var amendments []Amendment
 	words := wordPatterns{}
+	grams := make([]gramSet, len(changes)) // built when first needed, dropped when the text changes
 	for _, k := range in.Conflicts {
 		var win *ConflictValue
 		for i := range k.Values {
@@ -155,8 +156,14 @@ func resolveConflicts(in PlanInput, changes []Change) ([]Rejection, []Amendment)
 				if c.Source.Variant.Label != lose.Variant {
 					continue
 				}
+				if grams[i].bits == nil {
+					grams[i] = newGramSet(c.Source.Text)
+				}
+				if !grams[i].mayStateLoser(lose) {
+					continue
+				}
 				if text, ok := words.stateWinner(c.Source.Text, lose, said); ok {
-					c.Source.Text = text
+					c.Source.Text, grams[i] = text, gramSet{}
 					if lose.Value == lose.Text && !strings.Contains(text, win.Text) {
 						removed = append(removed, fmt.Sprintf("#%d", c.Number))
 					} else {
