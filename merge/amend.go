@@ -34,7 +34,11 @@ type AmendmentResult struct {
 // text to amend.
 func baseAmendments(in PlanInput, words wordPatterns, k ResolvedConflict, lose, win ConflictValue) (Amendment, bool) {
 	d := in.Base.Doc
-	if d == nil || lose.Text == "" || !strings.Contains(d.Source, lose.Text) {
+	if d == nil || lose.Text == "" {
+		return Amendment{}, false
+	}
+	at := strings.Index(d.Source, lose.Text) // one scan: the value is the base's, so usually found
+	if at < 0 {
 		return Amendment{}, false
 	}
 	// A labelled value and its rationale move together: when both
@@ -48,7 +52,6 @@ func baseAmendments(in PlanInput, words wordPatterns, k ResolvedConflict, lose, 
 		return Amendment{}, false
 	}
 	a := Amendment{Point: k.Point, Subject: k.Subject, Old: lose.Text, New: text, Rule: k.Rule}
-	at := strings.Index(d.Source, lose.Text)
 	for _, s := range d.Sections {
 		if s.Span.Start <= at && at < s.Span.End {
 			a.Section = SectionRef{Number: s.Number, Title: s.Title} // the innermost: later sections nest deeper
