@@ -64,6 +64,11 @@ type ResolvedConflict struct {
 // alignedBase returns the base section aligned with section src of
 // variant label, if the alignment has one.
 func (in PlanInput) alignedBase(label string, src SectionRef) (SectionRef, bool) {
+	if len(in.Alignment) == 0 {
+		// nothing aligned: alignedIndex would be all -1, built (one slot
+		// per section) for every section asked about
+		return SectionRef{}, false
+	}
 	v := in.variant(label)
 	if v.Doc == nil {
 		return SectionRef{}, false
