@@ -264,9 +264,7 @@ func (p Plan) Markdown() string {
 		b.WriteString("None: the base won no debated point and none stayed unresolved.\n")
 	} else {
 		b.WriteString("| Diff Point | Non-Base Approach | Rationale for Keeping Base |\n|------------|-------------------|----------------------------|\n")
-		for _, r := range p.Rejected {
-			fmt.Fprintf(&b, "| %s | %s | %s |\n", mdCell(r.Point), mdCell(r.NonBase), mdCell(r.Rationale))
-		}
+		writeRejections(&b, p.Rejected)
 	}
 
 	b.WriteString("\n## Risk Summary\n\n")
