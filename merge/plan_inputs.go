@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/crucible-go/crucible/diff"
 )
 
 // Two optional inputs of the plan let the pipeline pass on what step 1
@@ -90,33 +92,50 @@ func (in PlanInput) alignedBase(label string, src SectionRef) (SectionRef, bool)
 }
 
 // alignedIndex maps each section of v to the base section the alignment
-// puts it with (-1 for none). NewPlan builds it once per variant, since
-// locating sections by reference is the costly part.
+// puts it with (-1 for none).
 func (in PlanInput) alignedIndex(v Variant) []int {
-	out := make([]int, len(v.Doc.Sections))
-	for i := range out {
-		out[i] = -1
+	return in.alignedIndexes([]Variant{v})[v.Label]
+}
+
+// alignedIndexes is alignedIndex for each variant of vs with a document,
+// by label, in one pass over the alignment: NewPlan builds them once,
+// since locating sections by reference is the costly part, and each
+// topic's base section is located once rather than once per variant.
+// Where two variants share a label the later one's document counts, as
+// it would overwrite the earlier's index.
+func (in PlanInput) alignedIndexes(vs []Variant) map[string][]int {
+	docs := map[string]*diff.Document{}
+	out := map[string][]int{}
+	for _, v := range vs {
+		if v.Doc == nil {
+			continue
+		}
+		idx := make([]int, len(v.Doc.Sections))
+		for i := range idx {
+			idx[i] = -1
+		}
+		docs[v.Label], out[v.Label] = v.Doc, idx
 	}
 	for _, t := range in.Alignment {
-		bi, vis := -1, []int(nil)
+		bi := -1
 		for _, s := range t.Sections {
-			switch s.Variant {
-			case in.Base.Label:
-				if i, ok := locate(in.Base.Doc, s.Section); ok && in.Base.Doc.Sections[i].Depth > 0 {
-					bi = i
-				}
-			case v.Label:
-				if i, ok := locate(v.Doc, s.Section); ok {
-					vis = append(vis, i)
-				}
+			if s.Variant != in.Base.Label {
+				continue
+			}
+			if i, ok := locate(in.Base.Doc, s.Section); ok && in.Base.Doc.Sections[i].Depth > 0 {
+				bi = i
 			}
 		}
 		if bi < 0 {
 			continue
 		}
-		for _, i := range vis {
-			if out[i] < 0 {
-				out[i] = bi
+		for _, s := range t.Sections {
+			d, ok := docs[s.Variant]
+			if !ok || s.Variant == in.Base.Label {
+				continue
+			}
+			if i, ok := locate(d, s.Section); ok && out[s.Variant][i] < 0 {
+				out[s.Variant][i] = bi
 			}
 		}
 	}
