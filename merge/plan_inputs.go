@@ -158,6 +158,11 @@ func resolveConflicts(in PlanInput, changes []Change) ([]Rejection, []Amendment)
 	var amendments []Amendment
 	words := wordPatterns{}
 	grams := make([]gramSet, len(changes)) // built when first needed, dropped when the text changes
+	byVariant := map[string][]int{}        // the changes from each variant, in plan order
+	for i := range changes {
+		label := changes[i].Source.Variant.Label
+		byVariant[label] = append(byVariant[label], i)
+	}
 	for _, k := range in.Conflicts {
 		var win *ConflictValue
 		for i := range k.Values {
@@ -175,11 +180,8 @@ func resolveConflicts(in PlanInput, changes []Change) ([]Rejection, []Amendment)
 			}
 			var edited, removed []string
 			said, by := restatement(k, lose, *win)
-			for i := range changes {
+			for _, i := range byVariant[lose.Variant] {
 				c := &changes[i]
-				if c.Source.Variant.Label != lose.Variant {
-					continue
-				}
 				if grams[i].bits == nil {
 					grams[i] = newGramSet(c.Source.Text)
 				}
