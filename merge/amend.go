@@ -32,7 +32,7 @@ type AmendmentResult struct {
 
 // baseAmendments finds, for a value the base states and lost, the base
 // text to amend.
-func baseAmendments(in PlanInput, words wordPatterns, k ResolvedConflict, lose, win ConflictValue) (Amendment, bool) {
+func baseAmendments(in PlanInput, k ResolvedConflict, lose, win ConflictValue) (Amendment, bool) {
 	d := in.Base.Doc
 	if d == nil || lose.Text == "" {
 		return Amendment{}, false
@@ -46,7 +46,7 @@ func baseAmendments(in PlanInput, words wordPatterns, k ResolvedConflict, lose, 
 	// the base's line becomes the winner's.
 	text, ok := win.Text, sameLabel(lose, win)
 	if !ok {
-		text, ok = words.stateWinner(lose.Text, lose, win)
+		text, ok = stateWinner(lose.Text, lose, win)
 	}
 	if !ok || text == lose.Text {
 		return Amendment{}, false

@@ -2,7 +2,6 @@ package merge
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -156,7 +155,6 @@ func (in PlanInput) variant(label string) Variant {
 func resolveConflicts(in PlanInput, changes []Change) ([]Rejection, []Amendment) {
 	var out []Rejection
 	var amendments []Amendment
-	words := wordPatterns{}
 	grams := make([]gramSet, len(changes)) // built when first needed, dropped when the text changes
 	byVariant := map[string][]int{}        // the changes from each variant, in plan order
 	for i := range changes {
@@ -188,7 +186,7 @@ func resolveConflicts(in PlanInput, changes []Change) ([]Rejection, []Amendment)
 				if !grams[i].mayStateLoser(lose) {
 					continue
 				}
-				if text, ok := words.stateWinner(c.Source.Text, lose, said); ok {
+				if text, ok := stateWinner(c.Source.Text, lose, said); ok {
 					c.Source.Text, grams[i] = text, gramSet{}
 					if lose.Value == lose.Text && !strings.Contains(text, win.Text) {
 						removed = append(removed, fmt.Sprintf("#%d", c.Number))
@@ -208,7 +206,7 @@ func resolveConflicts(in PlanInput, changes []Change) ([]Rejection, []Amendment)
 				why += fmt.Sprintf(" Change %s was edited to state it.", strings.Join(edited, ", "))
 			case len(removed) > 0:
 			case lose.Variant == in.Base.Label:
-				if a, ok := baseAmendments(in, words, k, lose, *win); ok {
+				if a, ok := baseAmendments(in, k, lose, *win); ok {
 					amendments = append(amendments, a)
 					why += fmt.Sprintf(" The base's text is amended to state it (amendment %d).", len(amendments))
 				} else {
@@ -264,7 +262,7 @@ func sameLabelFold(a, b ConflictValue) bool {
 // the losing variant's quote when text holds it, else wherever the value
 // stands as a whole word. ok is false when text does not state the
 // losing value.
-func (words wordPatterns) stateWinner(text string, lose, win ConflictValue) (string, bool) {
+func stateWinner(text string, lose, win ConflictValue) (string, bool) {
 	if lose.Text != "" && lose.Value == lose.Text {
 		return restate(text, lose.Text, win.Text)
 	}
@@ -281,16 +279,7 @@ func (words wordPatterns) stateWinner(text string, lose, win ConflictValue) (str
 	if strings.TrimSpace(lose.Value) == "" || !strings.ContainsAny(lose.Value, "0123456789") {
 		return text, false
 	}
-	if !hasWholeWord(text, lose.Value) {
-		// cheap test first: the pattern has no literal prefix, so the
-		// regexp engine walks every byte of text before failing
-		return text, false
-	}
-	re := words.of(lose.Value)
-	if !re.MatchString(text) {
-		return text, false
-	}
-	return re.ReplaceAllString(text, "${1}"+strings.ReplaceAll(win.Value, "$", "$$")+"${2}"), true
+	return replaceWholeWord(text, lose.Value, win.Value)
 }
 
 // restate handles a conflict whose values are whole statements (the
@@ -358,67 +347,71 @@ func isListMarker(s string) bool {
 	return true
 }
 
-// wordPatterns holds the wholeWord pattern of each value met, compiled
-// once: a plan tests each losing value against every change of its
-// variant, and compiling is the costly part. A nil wordPatterns compiles
-// every time.
-type wordPatterns map[string]*regexp.Regexp
-
-func (w wordPatterns) of(value string) *regexp.Regexp {
-	if re, ok := w[value]; ok {
-		return re
-	}
-	re := wholeWord(value)
-	if w != nil {
-		w[value] = re
-	}
-	return re
-}
-
-// wholeWord matches value as a whole word (not inside a longer number or
-// word).
-func wholeWord(value string) *regexp.Regexp {
-	return regexp.MustCompile(`(^|[^\p{L}\p{N}.])` + regexp.QuoteMeta(value) + `($|[^\p{L}\p{N}])`)
-}
-
-// hasWholeWord reports whether wholeWord(value) can match text: some
-// occurrence of value has neither a letter, a digit nor a dot just before
-// it and neither a letter nor a digit just after it. It is the test the
-// pattern makes, done with strings.Index (the pattern begins with a class,
-// so the regexp engine has no literal to search for and steps through
-// every byte of text). Invalid UTF-8 decodes to U+FFFD on both sides, as
-// it does for the regexp. TestHasWholeWord and FuzzHasWholeWord check it
-// against the pattern.
-func hasWholeWord(text, value string) bool {
+// replaceWholeWord replaces value where it stands as a whole word in
+// text — neither a letter, a digit nor a dot just before it, neither a
+// letter nor a digit just after it — with repl. ok is false when it
+// stands nowhere so. It is the regexp
+//
+//	(^|[^\p{L}\p{N}.])VALUE($|[^\p{L}\p{N}])
+//
+// replacing each match with ${1}repl${2}, written out: the pattern
+// begins with a class, so the regexp engine has no literal to search for
+// and steps through every byte of text, and most texts do not hold the
+// value. As with the pattern, matches do not overlap: the character after
+// one match cannot be the one before the next. Invalid UTF-8 decodes to
+// U+FFFD, one byte at a time, as it does for the regexp.
+// TestReplaceWholeWord and FuzzReplaceWholeWord check it against the
+// pattern.
+func replaceWholeWord(text, value, repl string) (string, bool) {
 	if value == "" {
-		return wholeWord(value).MatchString(text)
+		return text, false
 	}
+	var b strings.Builder
+	last := 0 // the end of the last match: the next one starts at or after it
+	found := false
 	for from := 0; ; {
-		i := strings.Index(text[from:], value)
-		if i < 0 {
-			return false
+		j := strings.Index(text[from:], value)
+		if j < 0 {
+			break
 		}
-		i += from
-		if wordBoundaryBefore(text[:i]) && wordBoundaryAfter(text[i+len(value):]) {
-			return true
-		}
+		i := from + j
 		_, w := utf8.DecodeRuneInString(text[i:])
 		from = i + w
+		if i > 0 {
+			// the rune before is the match's first, so it must not be the
+			// last match's final one
+			r, w := utf8.DecodeLastRuneInString(text[:i])
+			if !wordBoundaryRune(r, true) || i-w < last {
+				continue
+			}
+		}
+		end := i + len(value)
+		if end < len(text) {
+			r, w := utf8.DecodeRuneInString(text[end:])
+			if !wordBoundaryRune(r, false) {
+				continue
+			}
+			end += w
+		}
+		if !found {
+			b.Grow(len(text) + len(repl) - len(value))
+			found = true
+		}
+		b.WriteString(text[last:i])
+		b.WriteString(repl)
+		b.WriteString(text[i+len(value) : end])
+		last = end
+		from = max(from, end)
 	}
+	if !found {
+		return text, false
+	}
+	b.WriteString(text[last:])
+	return b.String(), true
 }
 
-func wordBoundaryBefore(head string) bool {
-	if head == "" {
-		return true
-	}
-	r, _ := utf8.DecodeLastRuneInString(head)
-	return r != '.' && !unicode.IsLetter(r) && !unicode.IsNumber(r)
-}
-
-func wordBoundaryAfter(tail string) bool {
-	if tail == "" {
-		return true
-	}
-	r, _ := utf8.DecodeRuneInString(tail)
-	return !unicode.IsLetter(r) && !unicode.IsNumber(r)
+// wordBoundaryRune reports whether r may stand next to a whole word:
+// neither a letter nor a digit, nor, before it, a dot.
+func wordBoundaryRune(r rune, before bool) bool {
+	return !(before && r == '.') && !unicode.IsLetter(r) && !unicode.IsNumber(r)
 }

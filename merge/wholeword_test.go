@@ -1,13 +1,31 @@
 package merge
 
 import (
+	"regexp"
+	"strings"
 	"testing"
 	"unicode/utf8"
 )
 
+// wholeWord is the pattern replaceWholeWord writes out: value as a whole
+// word, not inside a longer number or word.
+func wholeWord(value string) *regexp.Regexp {
+	return regexp.MustCompile(`(^|[^\p{L}\p{N}.])` + regexp.QuoteMeta(value) + `($|[^\p{L}\p{N}])`)
+}
+
+// replaceByPattern is what replaceWholeWord must give.
+func replaceByPattern(text, value, repl string) (string, bool) {
+	re := wholeWord(value)
+	if !re.MatchString(text) {
+		return text, false
+	}
+	return re.ReplaceAllString(text, "${1}"+strings.ReplaceAll(repl, "$", "$$")+"${2}"), true
+}
+
 // wholeWordCases cover each side of the boundary test: text edges,
 // letters, digits and dots in and out of ASCII, overlapping occurrences
-// where only a later one stands alone, newlines and invalid UTF-8.
+// where only a later one stands alone, matches sharing a boundary,
+// newlines and invalid UTF-8.
 var wholeWordCases = []struct {
 	text, value string
 	want        bool
@@ -34,7 +52,9 @@ var wholeWordCases = []struct {
 	{"\xe2\x820.6", "0.6", true},
 	{"—0.6—", "0.6", true},
 	{"§5", "5", true},
-	{"5 5", "5", true},
+	{"5 5", "5", true}, // one boundary between two: only the first is replaced
+	{"5 5 5", "5", true},
+	{"(5)(5)", "5", true},
 	{"55", "5", false},
 	{"a5b5c", "5", false},
 	{"ab", "a", false},
@@ -48,33 +68,37 @@ var wholeWordCases = []struct {
 	{"a$5", "$5", false},
 	{"ª5", "5", false},
 	{"Ⅻ5", "5", false},
+	{"1-1-1", "1-1", true}, // the second occurrence overlaps the first match
+	{" 1-1 1-1 ", "1-1", true},
 }
 
-func TestHasWholeWord(t *testing.T) {
+func TestReplaceWholeWord(t *testing.T) {
 	for _, c := range wholeWordCases {
-		if got := hasWholeWord(c.text, c.value); got != c.want {
-			t.Errorf("hasWholeWord(%q, %q) = %v, want %v", c.text, c.value, got, c.want)
+		got, ok := replaceWholeWord(c.text, c.value, "W$1")
+		want, wantOK := replaceByPattern(c.text, c.value, "W$1")
+		if ok != c.want || wantOK != c.want {
+			t.Errorf("replaceWholeWord(%q, %q): ok %v, pattern %v, want %v", c.text, c.value, ok, wantOK, c.want)
 		}
-		if re := wholeWord(c.value).MatchString(c.text); re != c.want {
-			t.Errorf("wholeWord(%q).MatchString(%q) = %v, want %v (the table is wrong)", c.value, c.text, re, c.want)
-		}
-	}
-}
-
-// FuzzHasWholeWord checks the hand-written test against the pattern it
-// stands in front of: whenever it says no, the pattern must not match (and
-// it should agree both ways).
-func FuzzHasWholeWord(f *testing.F) {
-	for _, c := range wholeWordCases {
-		f.Add(c.text, c.value)
-	}
-	f.Fuzz(func(t *testing.T, text, value string) {
-		if value == "" || !validPattern(value) {
-			return // wholeWord panics on invalid UTF-8; values come from parsed text
-		}
-		got, want := hasWholeWord(text, value), wholeWord(value).MatchString(text)
 		if got != want {
-			t.Fatalf("hasWholeWord(%q, %q) = %v, pattern says %v", text, value, got, want)
+			t.Errorf("replaceWholeWord(%q, %q) = %q, pattern gives %q", c.text, c.value, got, want)
+		}
+	}
+}
+
+// FuzzReplaceWholeWord checks replaceWholeWord against the pattern it
+// writes out.
+func FuzzReplaceWholeWord(f *testing.F) {
+	for _, c := range wholeWordCases {
+		f.Add(c.text, c.value, "0.8")
+	}
+	f.Fuzz(func(t *testing.T, text, value, repl string) {
+		if value == "" || !utf8.ValidString(value) {
+			return // the pattern cannot be compiled; values come from parsed text
+		}
+		got, ok := replaceWholeWord(text, value, repl)
+		want, wantOK := replaceByPattern(text, value, repl)
+		if got != want || ok != wantOK {
+			t.Fatalf("replaceWholeWord(%q, %q, %q) = %q, %v; pattern gives %q, %v", text, value, repl, got, ok, want, wantOK)
 		}
 	})
 }
