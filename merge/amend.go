@@ -63,22 +63,43 @@ func baseAmendments(in PlanInput, k ResolvedConflict, lose, win ConflictValue) (
 // amend applies the plan's amendments to the text of the merged tree:
 // each replaces its Old text once, in the section's own text where the
 // base section still stands, and marks that section modified.
+//
+// Most amendments find nothing (a change replaced their text), so each
+// base node's text has a gramSet: a node whose set rules the old text out
+// is not searched. The tree's shape does not change here, only the text
+// of the node hit, whose set is rebuilt.
 func (r *run) amend() []AmendmentResult {
+	if len(r.in.Plan.Amendments) == 0 {
+		return nil
+	}
+	var nodes []*node // the base's nodes, in walk order
+	r.tree.walk(func(n *node) {
+		if n.origin >= 0 {
+			nodes = append(nodes, n)
+		}
+	})
+	grams := make([]gramSet, len(nodes))
+	for i, n := range nodes {
+		grams[i] = newGramSet(n.own)
+	}
 	var out []AmendmentResult
 	for _, a := range r.in.Plan.Amendments {
 		res := AmendmentResult{Amendment: a, Note: "not applied: a change replaced the text that stated the losing value"}
 		var hit *node
-		r.tree.walk(func(n *node) {
-			if hit == nil && n.origin >= 0 && strings.Contains(n.own, a.Old) {
-				hit = n
+		at := -1
+		for i, n := range nodes {
+			if grams[i].mayContain(a.Old) && strings.Contains(n.own, a.Old) {
+				hit, at = n, i
+				break
 			}
-		})
+		}
 		if hit != nil {
 			if a.New == "" {
 				hit.own, _ = restate(hit.own, a.Old, "") // the statement goes, with its line when it is one
 			} else {
 				hit.own = strings.Replace(hit.own, a.Old, a.New, 1)
 			}
+			grams[at] = newGramSet(hit.own)
 			reason := fmt.Sprintf("states the winning value of %s (%s)", a.Subject, a.Rule)
 			if hit.attr.Origin == BaseOriginal || hit.attr.Origin == BaseModified {
 				if hit.attr.Origin == BaseModified && hit.attr.Reason != "" {
