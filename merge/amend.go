@@ -32,9 +32,13 @@ type AmendmentResult struct {
 
 // baseAmendments finds, for a value the base states and lost, the base
 // text to amend.
-func baseAmendments(in PlanInput, words wordPatterns, k ResolvedConflict, lose, win ConflictValue) (Amendment, bool) {
+func baseAmendments(in PlanInput, k ResolvedConflict, lose, win ConflictValue) (Amendment, bool) {
 	d := in.Base.Doc
-	if d == nil || lose.Text == "" || !strings.Contains(d.Source, lose.Text) {
+	if d == nil || lose.Text == "" {
+		return Amendment{}, false
+	}
+	at := strings.Index(d.Source, lose.Text) // one scan: the value is the base's, so usually found
+	if at < 0 {
 		return Amendment{}, false
 	}
 	// A labelled value and its rationale move together: when both
@@ -42,13 +46,12 @@ func baseAmendments(in PlanInput, words wordPatterns, k ResolvedConflict, lose, 
 	// the base's line becomes the winner's.
 	text, ok := win.Text, sameLabel(lose, win)
 	if !ok {
-		text, ok = words.stateWinner(lose.Text, lose, win)
+		text, ok = stateWinner(lose.Text, lose, win)
 	}
 	if !ok || text == lose.Text {
 		return Amendment{}, false
 	}
 	a := Amendment{Point: k.Point, Subject: k.Subject, Old: lose.Text, New: text, Rule: k.Rule}
-	at := strings.Index(d.Source, lose.Text)
 	for _, s := range d.Sections {
 		if s.Span.Start <= at && at < s.Span.End {
 			a.Section = SectionRef{Number: s.Number, Title: s.Title} // the innermost: later sections nest deeper
@@ -60,22 +63,43 @@ func baseAmendments(in PlanInput, words wordPatterns, k ResolvedConflict, lose, 
 // amend applies the plan's amendments to the text of the merged tree:
 // each replaces its Old text once, in the section's own text where the
 // base section still stands, and marks that section modified.
+//
+// Most amendments find nothing (a change replaced their text), so each
+// base node's text has a gramSet: a node whose set rules the old text out
+// is not searched. The tree's shape does not change here, only the text
+// of the node hit, whose set is rebuilt.
 func (r *run) amend() []AmendmentResult {
+	if len(r.in.Plan.Amendments) == 0 {
+		return nil
+	}
+	var nodes []*node // the base's nodes, in walk order
+	r.tree.walk(func(n *node) {
+		if n.origin >= 0 {
+			nodes = append(nodes, n)
+		}
+	})
+	grams := make([]gramSet, len(nodes))
+	for i, n := range nodes {
+		grams[i] = newGramSet(n.own)
+	}
 	var out []AmendmentResult
 	for _, a := range r.in.Plan.Amendments {
 		res := AmendmentResult{Amendment: a, Note: "not applied: a change replaced the text that stated the losing value"}
 		var hit *node
-		r.tree.walk(func(n *node) {
-			if hit == nil && n.origin >= 0 && strings.Contains(n.own, a.Old) {
-				hit = n
+		at := -1
+		for i, n := range nodes {
+			if grams[i].mayContain(a.Old) && strings.Contains(n.own, a.Old) {
+				hit, at = n, i
+				break
 			}
-		})
+		}
 		if hit != nil {
 			if a.New == "" {
 				hit.own, _ = restate(hit.own, a.Old, "") // the statement goes, with its line when it is one
 			} else {
 				hit.own = strings.Replace(hit.own, a.Old, a.New, 1)
 			}
+			grams[at] = newGramSet(hit.own)
 			reason := fmt.Sprintf("states the winning value of %s (%s)", a.Subject, a.Rule)
 			if hit.attr.Origin == BaseOriginal || hit.attr.Origin == BaseModified {
 				if hit.attr.Origin == BaseModified && hit.attr.Reason != "" {

@@ -26,16 +26,21 @@ type run struct {
 
 	planOnce sync.Once
 	planText string
+
+	// sources holds the parsed source text of each change, parsed once
+	// when the plan is validated.
+	sources map[string]*diff.Document
 }
 
 // execute applies the plan in order and assembles the result. It is the
 // body of both mergers; they differ in whether a model handles some
 // changes.
 func execute(ctx context.Context, cfg *config, in Input, executor string, model *ModelMerger) (*Merged, error) {
-	if err := in.validate(); err != nil {
+	sources := map[string]*diff.Document{}
+	if err := in.validate(sources); err != nil {
 		return nil, err
 	}
-	r := &run{cfg: cfg, in: in, tree: baseTree(in.Base), model: model}
+	r := &run{cfg: cfg, in: in, tree: baseTree(in.Base), model: model, sources: sources}
 	// The re-scan compares the merged document with the base; the rule
 	// scan of the base depends on nothing the changes do, so it runs while
 	// they are applied (RuleScanner memoises it in the document).
@@ -74,11 +79,11 @@ func execute(ctx context.Context, cfg *config, in Input, executor string, model 
 	return r.assemble(ctx, executor, failure)
 }
 
-func (in Input) validate() error {
+func (in Input) validate(parsed map[string]*diff.Document) error {
 	if in.Base == nil {
 		return inputErrorf("no base document")
 	}
-	if err := in.Plan.Validate(); err != nil {
+	if err := in.Plan.validate(parsed); err != nil {
 		return err
 	}
 	if in.Plan.BaseDigest != "" && in.Plan.BaseDigest != Digest(in.Base) {
@@ -199,7 +204,7 @@ func (r *run) applySection(c Change, target *node, res ChangeResult) (ChangeResu
 	}
 
 	level, to, sep, parent := r.placement(c, target)
-	root, from, err := prepareSource(c, level, to, sep)
+	root, from, err := prepareSource(c, r.sources[c.Source.Text], level, to, sep)
 	if err != nil {
 		return fail(ErrBadSource, "%v", err)
 	}
@@ -367,10 +372,15 @@ func (r *run) discard(n *node, change int) {
 // one section, headings re-levelled so the root sits at level and renumbered
 // under "to", provenance-imitating comments neutralised, every section
 // attributed to the change. It also returns the level the root had.
-func prepareSource(c Change, level int, to, sep string) (*node, int, error) {
-	doc, err := diff.Parse("source", []byte(c.Source.Text))
-	if err != nil {
-		return nil, 0, err
+//
+// doc is c's source text parsed, if the caller has it (see run.sources);
+// nil, prepareSource parses it.
+func prepareSource(c Change, doc *diff.Document, level int, to, sep string) (*node, int, error) {
+	if doc == nil {
+		var err error
+		if doc, err = diff.Parse("source", []byte(c.Source.Text)); err != nil {
+			return nil, 0, err
+		}
 	}
 	if len(doc.Sections) == 0 {
 		return nil, 0, fmt.Errorf("%s has no heading", c.Source.Section)

@@ -187,9 +187,7 @@ func (l Log) Markdown() string {
 	if len(l.ValuesNotTaken) > 0 {
 		b.WriteString("\n## Values Not Taken\n\nWhere the variants gave different values, the merged document states one; these are the others.\n\n")
 		b.WriteString("| Point | Value not taken | Why |\n|---|---|---|\n")
-		for _, r := range l.ValuesNotTaken {
-			fmt.Fprintf(&b, "| %s | %s | %s |\n", mdCell(r.Point), mdCell(r.NonBase), mdCell(r.Rationale))
-		}
+		writeRejections(&b, l.ValuesNotTaken)
 	}
 	if len(l.Amendments) > 0 {
 		b.WriteString("\n## Resolved Values\n\nThe base stated values other variants won; its text was amended to state the winners.\n")

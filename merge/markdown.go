@@ -22,6 +22,58 @@ func mdCell(s string) string {
 	return strings.ReplaceAll(s, "|", `\|`)
 }
 
+// writeRow writes one table row of cells, each as mdCell has it, without
+// the strings mdCell and fmt build: the plan and the merge log each list
+// every value not taken, thousands of rows in a large run.
+func writeRow(b *strings.Builder, cells ...string) {
+	for i, c := range cells {
+		if i == 0 {
+			b.WriteString("| ")
+		} else {
+			b.WriteString(" | ")
+		}
+		writeCell(b, c)
+	}
+	b.WriteString(" |\n")
+}
+
+// writeRejections writes one table row per rejection (point, non-base
+// approach, rationale), with room made first: a table of thousands of
+// rows is not copied at each doubling of the builder.
+func writeRejections(b *strings.Builder, rows []Rejection) {
+	n := 0
+	for _, r := range rows {
+		n += len(r.Point) + len(r.NonBase) + len(r.Rationale) + 12
+	}
+	b.Grow(n)
+	for _, r := range rows {
+		writeRow(b, r.Point, r.NonBase, r.Rationale)
+	}
+}
+
+// writeCell writes mdCell(s).
+func writeCell(b *strings.Builder, s string) {
+	s = words.OneLine(s)
+	if s == "" {
+		b.WriteString("—")
+		return
+	}
+	for {
+		i := strings.IndexAny(s, "<|")
+		if i < 0 {
+			b.WriteString(s)
+			return
+		}
+		b.WriteString(s[:i])
+		if s[i] == '<' {
+			b.WriteString("&lt;")
+		} else {
+			b.WriteString(`\|`)
+		}
+		s = s[i+1:]
+	}
+}
+
 // longestRun returns the longest run of c in s.
 func longestRun(s string, c byte) int {
 	best, cur := 0, 0

@@ -128,7 +128,7 @@ type expectation struct {
 
 func (m *ModelMerger) apply(ctx context.Context, r *run, c Change, target *node, res ChangeResult) (ChangeResult, error) {
 	level, to, sep, parent := r.placement(c, target)
-	src, _, err := prepareSource(c, level, to, sep)
+	src, _, err := prepareSource(c, r.sources[c.Source.Text], level, to, sep)
 	if err != nil {
 		return failChange(res, ErrBadSource, "%v", err), nil
 	}

@@ -43,12 +43,7 @@ func NewPlan(in PlanInput, opts ...Option) (Plan, error) {
 		return Plan{}, err
 	}
 	if len(in.Alignment) > 0 {
-		in.alignIndex = map[string][]int{}
-		for _, v := range in.Variants {
-			if v.Doc != nil {
-				in.alignIndex[v.Label] = in.alignedIndex(v)
-			}
-		}
+		in.alignIndex = in.alignedIndexes(in.Variants)
 	}
 	in.memo = newPlanMemo()
 	p := Plan{Base: in.Base.Ref(), BaseDigest: Digest(in.Base.Doc), Changes: []Change{}}

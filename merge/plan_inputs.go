@@ -2,8 +2,11 @@ package merge
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/crucible-go/crucible/diff"
 )
 
 // Two optional inputs of the plan let the pipeline pass on what step 1
@@ -62,6 +65,11 @@ type ResolvedConflict struct {
 // alignedBase returns the base section aligned with section src of
 // variant label, if the alignment has one.
 func (in PlanInput) alignedBase(label string, src SectionRef) (SectionRef, bool) {
+	if len(in.Alignment) == 0 {
+		// nothing aligned: alignedIndex would be all -1, built (one slot
+		// per section) for every section asked about
+		return SectionRef{}, false
+	}
 	v := in.variant(label)
 	if v.Doc == nil {
 		return SectionRef{}, false
@@ -83,33 +91,50 @@ func (in PlanInput) alignedBase(label string, src SectionRef) (SectionRef, bool)
 }
 
 // alignedIndex maps each section of v to the base section the alignment
-// puts it with (-1 for none). NewPlan builds it once per variant, since
-// locating sections by reference is the costly part.
+// puts it with (-1 for none).
 func (in PlanInput) alignedIndex(v Variant) []int {
-	out := make([]int, len(v.Doc.Sections))
-	for i := range out {
-		out[i] = -1
+	return in.alignedIndexes([]Variant{v})[v.Label]
+}
+
+// alignedIndexes is alignedIndex for each variant of vs with a document,
+// by label, in one pass over the alignment: NewPlan builds them once,
+// since locating sections by reference is the costly part, and each
+// topic's base section is located once rather than once per variant.
+// Where two variants share a label the later one's document counts, as
+// it would overwrite the earlier's index.
+func (in PlanInput) alignedIndexes(vs []Variant) map[string][]int {
+	docs := map[string]*diff.Document{}
+	out := map[string][]int{}
+	for _, v := range vs {
+		if v.Doc == nil {
+			continue
+		}
+		idx := make([]int, len(v.Doc.Sections))
+		for i := range idx {
+			idx[i] = -1
+		}
+		docs[v.Label], out[v.Label] = v.Doc, idx
 	}
 	for _, t := range in.Alignment {
-		bi, vis := -1, []int(nil)
+		bi := -1
 		for _, s := range t.Sections {
-			switch s.Variant {
-			case in.Base.Label:
-				if i, ok := locate(in.Base.Doc, s.Section); ok && in.Base.Doc.Sections[i].Depth > 0 {
-					bi = i
-				}
-			case v.Label:
-				if i, ok := locate(v.Doc, s.Section); ok {
-					vis = append(vis, i)
-				}
+			if s.Variant != in.Base.Label {
+				continue
+			}
+			if i, ok := locate(in.Base.Doc, s.Section); ok && in.Base.Doc.Sections[i].Depth > 0 {
+				bi = i
 			}
 		}
 		if bi < 0 {
 			continue
 		}
-		for _, i := range vis {
-			if out[i] < 0 {
-				out[i] = bi
+		for _, s := range t.Sections {
+			d, ok := docs[s.Variant]
+			if !ok || s.Variant == in.Base.Label {
+				continue
+			}
+			if i, ok := locate(d, s.Section); ok && out[s.Variant][i] < 0 {
+				out[s.Variant][i] = bi
 			}
 		}
 	}
@@ -130,7 +155,12 @@ func (in PlanInput) variant(label string) Variant {
 func resolveConflicts(in PlanInput, changes []Change) ([]Rejection, []Amendment) {
 	var out []Rejection
 	var amendments []Amendment
-	words := wordPatterns{}
+	grams := make([]gramSet, len(changes)) // built when first needed, dropped when the text changes
+	byVariant := map[string][]int{}        // the changes from each variant, in plan order
+	for i := range changes {
+		label := changes[i].Source.Variant.Label
+		byVariant[label] = append(byVariant[label], i)
+	}
 	for _, k := range in.Conflicts {
 		var win *ConflictValue
 		for i := range k.Values {
@@ -148,13 +178,16 @@ func resolveConflicts(in PlanInput, changes []Change) ([]Rejection, []Amendment)
 			}
 			var edited, removed []string
 			said, by := restatement(k, lose, *win)
-			for i := range changes {
+			for _, i := range byVariant[lose.Variant] {
 				c := &changes[i]
-				if c.Source.Variant.Label != lose.Variant {
+				if grams[i].bits == nil {
+					grams[i] = newGramSet(c.Source.Text)
+				}
+				if !grams[i].mayStateLoser(lose) {
 					continue
 				}
-				if text, ok := words.stateWinner(c.Source.Text, lose, said); ok {
-					c.Source.Text = text
+				if text, ok := stateWinner(c.Source.Text, lose, said); ok {
+					c.Source.Text, grams[i] = text, gramSet{}
 					if lose.Value == lose.Text && !strings.Contains(text, win.Text) {
 						removed = append(removed, fmt.Sprintf("#%d", c.Number))
 					} else {
@@ -173,7 +206,7 @@ func resolveConflicts(in PlanInput, changes []Change) ([]Rejection, []Amendment)
 				why += fmt.Sprintf(" Change %s was edited to state it.", strings.Join(edited, ", "))
 			case len(removed) > 0:
 			case lose.Variant == in.Base.Label:
-				if a, ok := baseAmendments(in, words, k, lose, *win); ok {
+				if a, ok := baseAmendments(in, k, lose, *win); ok {
 					amendments = append(amendments, a)
 					why += fmt.Sprintf(" The base's text is amended to state it (amendment %d).", len(amendments))
 				} else {
@@ -229,7 +262,7 @@ func sameLabelFold(a, b ConflictValue) bool {
 // the losing variant's quote when text holds it, else wherever the value
 // stands as a whole word. ok is false when text does not state the
 // losing value.
-func (words wordPatterns) stateWinner(text string, lose, win ConflictValue) (string, bool) {
+func stateWinner(text string, lose, win ConflictValue) (string, bool) {
 	if lose.Text != "" && lose.Value == lose.Text {
 		return restate(text, lose.Text, win.Text)
 	}
@@ -246,14 +279,7 @@ func (words wordPatterns) stateWinner(text string, lose, win ConflictValue) (str
 	if strings.TrimSpace(lose.Value) == "" || !strings.ContainsAny(lose.Value, "0123456789") {
 		return text, false
 	}
-	if !strings.Contains(text, lose.Value) {
-		return text, false // cheap test first: compiling the pattern is not
-	}
-	re := words.of(lose.Value)
-	if !re.MatchString(text) {
-		return text, false
-	}
-	return re.ReplaceAllString(text, "${1}"+strings.ReplaceAll(win.Value, "$", "$$")+"${2}"), true
+	return replaceWholeWord(text, lose.Value, win.Value)
 }
 
 // restate handles a conflict whose values are whole statements (the
@@ -321,25 +347,71 @@ func isListMarker(s string) bool {
 	return true
 }
 
-// wordPatterns holds the wholeWord pattern of each value met, compiled
-// once: a plan tests each losing value against every change of its
-// variant, and compiling is the costly part. A nil wordPatterns compiles
-// every time.
-type wordPatterns map[string]*regexp.Regexp
-
-func (w wordPatterns) of(value string) *regexp.Regexp {
-	if re, ok := w[value]; ok {
-		return re
+// replaceWholeWord replaces value where it stands as a whole word in
+// text — neither a letter, a digit nor a dot just before it, neither a
+// letter nor a digit just after it — with repl. ok is false when it
+// stands nowhere so. It is the regexp
+//
+//	(^|[^\p{L}\p{N}.])VALUE($|[^\p{L}\p{N}])
+//
+// replacing each match with ${1}repl${2}, written out: the pattern
+// begins with a class, so the regexp engine has no literal to search for
+// and steps through every byte of text, and most texts do not hold the
+// value. As with the pattern, matches do not overlap: the character after
+// one match cannot be the one before the next. Invalid UTF-8 decodes to
+// U+FFFD, one byte at a time, as it does for the regexp.
+// TestReplaceWholeWord and FuzzReplaceWholeWord check it against the
+// pattern.
+func replaceWholeWord(text, value, repl string) (string, bool) {
+	if value == "" {
+		return text, false
 	}
-	re := wholeWord(value)
-	if w != nil {
-		w[value] = re
+	var b strings.Builder
+	last := 0 // the end of the last match: the next one starts at or after it
+	found := false
+	for from := 0; ; {
+		j := strings.Index(text[from:], value)
+		if j < 0 {
+			break
+		}
+		i := from + j
+		_, w := utf8.DecodeRuneInString(text[i:])
+		from = i + w
+		if i > 0 {
+			// the rune before is the match's first, so it must not be the
+			// last match's final one
+			r, w := utf8.DecodeLastRuneInString(text[:i])
+			if !wordBoundaryRune(r, true) || i-w < last {
+				continue
+			}
+		}
+		end := i + len(value)
+		if end < len(text) {
+			r, w := utf8.DecodeRuneInString(text[end:])
+			if !wordBoundaryRune(r, false) {
+				continue
+			}
+			end += w
+		}
+		if !found {
+			b.Grow(len(text) + len(repl) - len(value))
+			found = true
+		}
+		b.WriteString(text[last:i])
+		b.WriteString(repl)
+		b.WriteString(text[i+len(value) : end])
+		last = end
+		from = max(from, end)
 	}
-	return re
+	if !found {
+		return text, false
+	}
+	b.WriteString(text[last:])
+	return b.String(), true
 }
 
-// wholeWord matches value as a whole word (not inside a longer number or
-// word).
-func wholeWord(value string) *regexp.Regexp {
-	return regexp.MustCompile(`(^|[^\p{L}\p{N}.])` + regexp.QuoteMeta(value) + `($|[^\p{L}\p{N}])`)
+// wordBoundaryRune reports whether r may stand next to a whole word:
+// neither a letter nor a digit, nor, before it, a dot.
+func wordBoundaryRune(r rune, before bool) bool {
+	return !(before && r == '.') && !unicode.IsLetter(r) && !unicode.IsNumber(r)
 }

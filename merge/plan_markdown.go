@@ -14,7 +14,12 @@ import (
 // non-base source whose text is one Markdown section, and a target (only
 // an append may go to the end of the document). The error is an
 // [*InputError] matching [ErrInvalidPlan].
-func (p Plan) Validate() error {
+func (p Plan) Validate() error { return p.validate(nil) }
+
+// validate is Validate, noting in parsed (when not nil) the document of
+// each source text that is one section: the merge then splices it
+// without parsing it again.
+func (p Plan) validate(parsed map[string]*diff.Document) error {
 	var errs []error
 	if p.Base.Label == "" {
 		errs = append(errs, errors.New("the plan names no base variant"))
@@ -39,8 +44,10 @@ func (p Plan) Validate() error {
 		case c.Source.Variant.Label == p.Base.Label:
 			errs = append(errs, fmt.Errorf("%s takes from the base itself", where))
 		}
-		if err := checkSourceText(c.Source.Text); err != nil {
+		if d, err := parseSourceText(c.Source.Text); err != nil {
 			errs = append(errs, fmt.Errorf("%s: source text %v", where, err))
+		} else if parsed != nil {
+			parsed[c.Source.Text] = d
 		}
 		if c.Risk.Level != "" && c.Risk.Level.rank() == 0 {
 			errs = append(errs, fmt.Errorf("%s: unknown risk level %q", where, c.Risk.Level))
@@ -60,20 +67,27 @@ func (p Plan) Validate() error {
 // checkSourceText checks that s is one section: a heading first, and every
 // later heading below it.
 func checkSourceText(s string) error {
+	_, err := parseSourceText(s)
+	return err
+}
+
+// parseSourceText is checkSourceText returning the parsed document, as
+// prepareSource parses it.
+func parseSourceText(s string) (*diff.Document, error) {
 	d, err := diff.Parse("source", []byte(s))
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if len(d.Sections) == 0 {
-		return errors.New("has no heading")
+		return nil, errors.New("has no heading")
 	}
 	if d.FrontMatter != nil || strings.TrimSpace(d.Source[:d.Sections[0].Span.Start]) != "" {
-		return errors.New("has text before its heading")
+		return nil, errors.New("has text before its heading")
 	}
 	if d.Sections[0].Span.End != len(d.Source) {
-		return errors.New("holds more than one section")
+		return nil, errors.New("holds more than one section")
 	}
-	return nil
+	return d, nil
 }
 
 // variant returns the reference for label, with its agent spec when the
@@ -264,9 +278,7 @@ func (p Plan) Markdown() string {
 		b.WriteString("None: the base won no debated point and none stayed unresolved.\n")
 	} else {
 		b.WriteString("| Diff Point | Non-Base Approach | Rationale for Keeping Base |\n|------------|-------------------|----------------------------|\n")
-		for _, r := range p.Rejected {
-			fmt.Fprintf(&b, "| %s | %s | %s |\n", mdCell(r.Point), mdCell(r.NonBase), mdCell(r.Rationale))
-		}
+		writeRejections(&b, p.Rejected)
 	}
 
 	b.WriteString("\n## Risk Summary\n\n")

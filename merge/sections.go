@@ -117,6 +117,47 @@ func matchTitle(d *diff.Document, title string) int {
 	return i
 }
 
+// normTitle is a title as titles are compared: lower case, white space
+// runs as one space, none at the ends. Every lookup of a section by title
+// normalises the title asked for, so an ASCII title — nearly all — is
+// done in one pass, and returned as it is when already normal.
 func normTitle(s string) string {
+	normal := true // s is ASCII, lower case, single-spaced, trimmed
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 0x80:
+			return normTitleSlow(s)
+		case 'A' <= c && c <= 'Z', c == '\t', c == '\n', c == '\v', c == '\f', c == '\r':
+			normal = false
+		case c == ' ' && (i == 0 || i == len(s)-1 || s[i-1] == ' '):
+			normal = false
+		}
+	}
+	if normal {
+		return s
+	}
+	b := make([]byte, 0, len(s))
+	space := false // a space is due before the next word
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r':
+			space = len(b) > 0
+			continue
+		case 'A' <= c && c <= 'Z':
+			c += 'a' - 'A'
+		}
+		if space {
+			b = append(b, ' ')
+			space = false
+		}
+		b = append(b, c)
+	}
+	return string(b)
+}
+
+// normTitleSlow is normTitle for any text.
+func normTitleSlow(s string) string {
 	return strings.ToLower(strings.Join(strings.Fields(s), " "))
 }

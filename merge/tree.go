@@ -2,6 +2,7 @@ package merge
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/crucible-go/crucible/diff"
 	"github.com/crucible-go/crucible/internal/refs"
@@ -211,6 +212,29 @@ func numberSep(title string) string {
 // is a heading: false when text ends inside an open code fence or HTML
 // block.
 func headingFollows(text string) bool {
+	if plainBlocks(text) {
+		return true
+	}
+	return headingFollowsParsed(text)
+}
+
+// plainBlocks reports whether text ends its last line and holds nothing
+// that can stay open across a line starting "# ": no code fence (` or ~),
+// no HTML block (<), and nothing Normalize would reject or re-line (NUL,
+// CR, invalid UTF-8). Every other block — paragraph, table, list, block
+// quote, indented code — ends at an ATX heading in column 0, so
+// headingFollowsParsed would say yes; it parses text, which most texts a
+// merge checks need not pay (FuzzHeadingFollows holds the two together).
+func plainBlocks(text string) bool {
+	if text != "" && text[len(text)-1] != '\n' {
+		return false
+	}
+	return !strings.ContainsAny(text, "`~<\x00\r") && utf8.ValidString(text)
+}
+
+// headingFollowsParsed is headingFollows by parsing text with a heading
+// after it.
+func headingFollowsParsed(text string) bool {
 	const sentinel = "crucible-merge-probe"
 	// a paragraph first, so that text opening with "---" is never front matter
 	probe := "probe\n\n" + text + "# " + sentinel + "\n"

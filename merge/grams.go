@@ -1,0 +1,81 @@
+package merge
+
+import "strings"
+
+// gramSet answers "might text contain this?" without scanning text: it
+// holds one bit per hash of each run of four bytes in text, so a needle
+// with a run whose bit is clear cannot stand in text. resolveConflicts
+// tests every losing value against every change of its variant, most of
+// which do not hold it; a probe per byte of the value replaces a scan of the change's
+// text for each. A set bit proves nothing (hashes collide), so a yes is
+// always confirmed by the search itself.
+type gramSet struct {
+	bits  []uint64
+	shift uint // 32 − log2 of the bit count
+}
+
+// gramLen is the run length hashed: short enough for the values worth
+// filtering ("64 KiB", a sentence), long enough to be selective.
+const gramLen = 4
+
+// newGramSet indexes text, at about one set bit in eight.
+func newGramSet(text string) gramSet {
+	logBits := uint(9)
+	for 1<<logBits < 8*len(text) && logBits < 24 {
+		logBits++
+	}
+	g := gramSet{bits: make([]uint64, 1<<(logBits-6)), shift: 32 - logBits}
+	var v uint32
+	for i := 0; i < len(text); i++ {
+		v = v<<8 | uint32(text[i])
+		if i >= gramLen-1 {
+			h := g.hash(v)
+			g.bits[h>>6] |= 1 << (h & 63)
+		}
+	}
+	return g
+}
+
+func (g gramSet) hash(v uint32) uint32 {
+	return (v * 0x9E3779B1) >> g.shift
+}
+
+// mayContain is false only when text cannot contain needle: some run of
+// needle has no bit. It probes every run: variants are written from the
+// same templates, so a sentence that is not in text often differs from
+// one that is by a number only. A needle shorter than a run, and a
+// gramSet never built, may be anywhere.
+func (g gramSet) mayContain(needle string) bool {
+	if len(needle) < gramLen || g.bits == nil {
+		return true
+	}
+	var v uint32
+	for i := 0; i < len(needle); i++ {
+		v = v<<8 | uint32(needle[i])
+		if i >= gramLen-1 {
+			h := g.hash(v)
+			if g.bits[h>>6]&(1<<(h&63)) == 0 {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// mayStateLoser is false only when stateWinner(text, lose, …) must
+// report that text does not state the losing value, g being text's
+// gramSet: every way it finds the value needs text to contain either
+// lose.Text or — for a value naming a number, outside its quote — the
+// value itself.
+func (g gramSet) mayStateLoser(lose ConflictValue) bool {
+	if lose.Text != "" && g.mayContain(lose.Text) {
+		return true
+	}
+	if lose.Text != "" && lose.Value == lose.Text {
+		return false
+	}
+	if strings.TrimSpace(lose.Value) == "" || !strings.ContainsAny(lose.Value, "0123456789") {
+		return false
+	}
+	return g.mayContain(lose.Value)
+}
