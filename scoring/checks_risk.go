@@ -103,7 +103,7 @@ func (w *view) findRisks() []risk {
 		if b.Kind != diff.ListItem {
 			continue
 		}
-		lower := strings.ToLower(b.Text)
+		lower := foldLower(b.Text)
 		inline := reProbInline.find(b.Text, lower) != nil && reImpactInlin.find(b.Text, lower) != nil
 		under := false
 		if b.Section >= 0 {

@@ -74,7 +74,20 @@ func containsEmpty(ss []string) bool {
 	return false
 }
 
-// find returns the first match of p in s, whose lower-cased form is lower.
+// foldLower lower-cases s for the prefilter keys, and maps the long s
+// to s as well: case folding makes "ſ" match an "s" of a case-insensitive
+// expression, but strings.ToLower keeps it. (The other non-ASCII letter
+// that folds to an ASCII one, the Kelvin sign, lower-cases to "k".)
+func foldLower(s string) string {
+	l := strings.ToLower(s)
+	if strings.Contains(l, "ſ") {
+		l = strings.ReplaceAll(l, "ſ", "s")
+	}
+	return l
+}
+
+// find returns the first match of p in s, whose lower-cased form is lower
+// (foldLower(s)).
 //
 // Every match starts where a key occurs, so the expression only needs to
 // run from the earliest key on, with one byte before it for \b. That holds

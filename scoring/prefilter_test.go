@@ -18,13 +18,16 @@ var rulePatterns = map[string]pattern{
 	"external": reExternal, "external failure": reExtFailure, "monitoring": reMonitoring,
 	"collections": reCollections, "state": reState, "guards": reGuards, "bounds": reBounds,
 	"interactions": reInteractions, "probability": reProbInline, "impact": reImpactInlin,
+	// Section titles (headingsMatching).
+	"rationale heading": reRationaleH, "orienting heading": reOrienting, "navigation heading": reNavigation,
+	"roadmap heading": reRoadmapH, "plan heading": rePlanH, "design heading": reDesignH,
 }
 
 // checkFind asserts that the prefiltered, windowed search finds exactly
 // what the plain expression finds.
 func checkFind(t *testing.T, name string, p pattern, s string) {
 	t.Helper()
-	assert.Equal(t, p.re.FindStringIndex(s), p.find(s, strings.ToLower(s)), "%s on %q", name, s)
+	assert.Equal(t, p.re.FindStringIndex(s), p.find(s, foldLower(s)), "%s on %q", name, s)
 }
 
 func TestPatternFindMatchesTheExpression(t *testing.T) {
@@ -46,6 +49,8 @@ func TestPatternFindMatchesTheExpression(t *testing.T) {
 		{`^[1-5][0-9]*[.)]\s`, []string{"1. first", "a 1. b", "12) twelve"}},
 		// Case-sensitive keys: the prefilter is a necessary condition only.
 		{`\b(?:must|shall|MUST|SHALL)\b`, []string{"It Must hold", "it must", "MUST and Shall", "mustard"}},
+		// Letters that case folding maps to ASCII ones: the long s, the Kelvin sign.
+		{`(?i)\bsuccess criteria\b|\brisks?\b`, []string{"succeſs criteria", "the riſ\u212a", "ri\u212As", "ſuccess criteria"}},
 	}
 	for _, tt := range tests {
 		p := compile(tt.expr)
@@ -74,7 +79,8 @@ func TestPatternFindOnSampleLines(t *testing.T) {
 }
 
 func FuzzPatternFind(f *testing.F) {
-	for _, s := range []string{"The timeout fails over", "- [ ] Next steps", "İstanbul outage", "at most 5 items", "1) a"} {
+	for _, s := range []string{"The timeout fails over", "- [ ] Next steps", "İstanbul outage", "at most 5 items", "1) a",
+		"Table of Contents", "Work items", "Q3 ſchedule", "Ri\u212As"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -143,3 +149,4 @@ func FuzzParenAcronyms(f *testing.F) {
 	}
 	f.Fuzz(checkParenAcronyms)
 }
+
