@@ -150,3 +150,40 @@ func FuzzParenAcronyms(f *testing.F) {
 	f.Fuzz(checkParenAcronyms)
 }
 
+// probabilityLines are texts around reProbInline: matching in full words
+// or by abbreviation, and just missing.
+var probabilityLines = []string{
+	"", "Probability: high, impact: low", "LIKELIHOOD is 30 %", "L: H, I: M", "P.: low", "p =medium", "Prob.\t: very high",
+	"Lik: 20%", "xP: high", "AP: high", "the L : M", "PL: high", "Li\u212a: high", "ſ: x", "status: done", "P.x: high",
+	"Impact: high", "prob — high", "(L=H)",
+}
+
+func TestMayRateProbability(t *testing.T) {
+	lines := probabilityLines
+	for seed := range uint64(3) {
+		lines = append(lines, strings.Split(string(samplegen.Spec(seed+1, 20<<10)), "\n")...)
+	}
+	passed := 0
+	for _, s := range lines {
+		may := mayRateProbability(s, foldLower(s))
+		if reProbInline.re.MatchString(s) {
+			assert.True(t, may, "%q", s)
+		}
+		if may {
+			passed++
+		}
+	}
+	assert.Less(t, passed, len(lines)/2, "the prefilter rules out most lines")
+	assert.False(t, mayRateProbability("Status: done", "status: done"))
+}
+
+func FuzzMayRateProbability(f *testing.F) {
+	for _, s := range probabilityLines {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if reProbInline.re.MatchString(s) && !mayRateProbability(s, foldLower(s)) {
+			t.Fatalf("the prefilter rules out a text the pattern matches: %q", s)
+		}
+	})
+}
