@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -189,14 +190,37 @@ func measureVariant(m *memo, a *diff.Analysis, points []diff.Point, v Variant) *
 	vm, _ := memoGet(m, "variant-measures\x00"+v.Label, func() (*variantMeasures, error) {
 		idx := variantIndex(a, v.Label)
 		out := &variantMeasures{idx: idx, facts: measureDoc(a, idx, v.Doc), marks: make([]mark, len(points))}
+		sets := evidenceSets(m, points)
 		for k, p := range points {
 			if p.Category != diff.CategoryStructural {
-				out.marks[k] = finishMark(p, idx, markPoint(m, p, idx, v.Doc, out.facts, nil))
+				out.marks[k] = finishMark(p, idx, markPoint(m, p, idx, v.Doc, out.facts, nil, sets[k]))
 			}
 		}
 		return out, nil
 	})
 	return vm
+}
+
+// evidenceSets returns, for each cross-variant contradiction among the
+// points, the word sets of its evidence quotes (by the evidence's place),
+// once per run: every variant's contradictionMark compares its own quotes
+// with all the others', and looking each quote up in the run's memo once
+// per variant cost more than the comparisons.
+func evidenceSets(m *memo, points []diff.Point) [][]words.Set {
+	sets, _ := memoGet(m, "evidence-sets", func() ([][]words.Set, error) {
+		out := make([][]words.Set, len(points))
+		for k, p := range points {
+			if p.Category != diff.CategoryContradiction || p.Scope == diff.IntraVariant {
+				continue
+			}
+			out[k] = make([]words.Set, len(p.Evidence))
+			for j, e := range p.Evidence {
+				out[k][j] = m.quoteSet(e.Quote)
+			}
+		}
+		return out, nil
+	})
+	return sets
 }
 
 // finishMark sets whether the variant takes a position on the point and
@@ -228,7 +252,9 @@ func coveredTopics(a *diff.Analysis, vars []Variant) []diff.Topic {
 	return out
 }
 
-func markPoint(run *memo, p diff.Point, idx int, d *diff.Document, f *docFacts, topics []diff.Topic) mark {
+// markPoint measures variant idx on point p; sets are the word sets of a
+// contradiction's evidence quotes (see evidenceSets).
+func markPoint(run *memo, p diff.Point, idx int, d *diff.Document, f *docFacts, topics []diff.Topic, sets []words.Set) mark {
 	switch p.Category {
 	case diff.CategoryStructural:
 		return structureMark(p, idx, d, f, topics)
@@ -238,7 +264,7 @@ func markPoint(run *memo, p diff.Point, idx int, d *diff.Document, f *docFacts, 
 		}
 		return mark{measure: "does not cover the topic"}
 	case diff.CategoryContradiction:
-		return contradictionMark(run, p, idx, d, f)
+		return contradictionMark(p, idx, f, sets)
 	default: // unique contribution
 		if len(p.Variants) > 0 && p.Variants[0] == idx {
 			m := evidenceMark(p, idx)
@@ -397,13 +423,14 @@ func structureMark(p diff.Point, idx int, d *diff.Document, f *docFacts, topics 
 // cross-variant conflict a claim is stronger when other variants state the
 // same and when it is concrete; a variant that contradicts itself is weak;
 // a variant that takes no side neither wins nor loses much.
-func contradictionMark(run *memo, p diff.Point, idx int, d *diff.Document, f *docFacts) mark {
-	var own, others []diff.Evidence
-	for _, e := range p.Evidence {
+//
+// sets are the word sets of p's evidence quotes, by their place in
+// p.Evidence, for a cross-variant conflict.
+func contradictionMark(p diff.Point, idx int, f *docFacts, sets []words.Set) mark {
+	var own []int // places in p.Evidence of the variant's own statements
+	for j, e := range p.Evidence {
 		if e.Variant == idx {
-			own = append(own, e)
-		} else {
-			others = append(others, e)
+			own = append(own, j)
 		}
 	}
 	consistency := 1 - math.Min(1, float64(len(f.conflicts))/3)
@@ -423,20 +450,23 @@ func contradictionMark(run *memo, p diff.Point, idx int, d *diff.Document, f *do
 	if len(own) == 0 {
 		return mark{score: 0.2, measure: "takes no position on it"}
 	}
-	claimers, agree := map[int]bool{}, map[int]bool{}
-	ownWords := make([]words.Set, len(own))
-	for i, o := range own {
-		ownWords[i] = run.quoteSet(o.Quote)
-	}
-	for _, e := range others {
-		claimers[e.Variant] = true
-		if agree[e.Variant] {
+	// The other variants that state something on it, and those of them
+	// that state the same: a handful each, so lists rather than maps.
+	var claimers, agree []int
+	for j, e := range p.Evidence {
+		if e.Variant == idx {
 			continue
 		}
-		theirs := run.quoteSet(e.Quote)
-		for i, ow := range ownWords {
-			if theirs.Dice(ow) >= 0.9 || strings.EqualFold(strings.TrimSpace(e.Quote), strings.TrimSpace(own[i].Quote)) {
-				agree[e.Variant] = true
+		if !slices.Contains(claimers, e.Variant) {
+			claimers = append(claimers, e.Variant)
+		}
+		if slices.Contains(agree, e.Variant) {
+			continue
+		}
+		theirs := sets[j]
+		for _, o := range own {
+			if theirs.Dice(sets[o]) >= 0.9 || strings.EqualFold(strings.TrimSpace(e.Quote), strings.TrimSpace(p.Evidence[o].Quote)) {
+				agree = append(agree, e.Variant)
 				break
 			}
 		}
@@ -448,7 +478,7 @@ func contradictionMark(run *memo, p diff.Point, idx int, d *diff.Document, f *do
 	// A labelled judgement (a verdict, a severity) is corroborated by the
 	// other reviewers who reach the same one, however they word it.
 	for _, o := range own {
-		if fs, ok := f.fields[o.Line]; ok && fs.others > 0 {
+		if fs, ok := f.fields[p.Evidence[o].Line]; ok && fs.others > 0 {
 			m := evidenceMark(p, idx)
 			share := float64(fs.agree) / float64(fs.others)
 			m.score = 0.3 + 0.6*share
@@ -456,7 +486,7 @@ func contradictionMark(run *memo, p diff.Point, idx int, d *diff.Document, f *do
 			return m
 		}
 	}
-	concrete := lexicon.ConcreteCount(own[0].Quote)
+	concrete := lexicon.ConcreteCount(p.Evidence[own[0]].Quote)
 	m := evidenceMark(p, idx)
 	m.score = 0.35 + 0.3*corroboration + 0.15*math.Min(1, float64(concrete)/2) + 0.1*consistency
 	m.measure = fmt.Sprintf("%d of %d other variants that take a side state the same, %d concrete", len(agree), len(claimers), concrete)
