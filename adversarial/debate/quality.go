@@ -566,10 +566,6 @@ var emphasis = strings.NewReplacer("*", "", "_", " ", "`", "")
 // Summary", "3. Risks").
 var ownNumber = regexp.MustCompile(`^\d+(\.\d+)*\.?\s`)
 
-// labelOnly matches a line that labels a short value: "**Severity:**
-// Medium", "**Assessment**: **CORRECTLY RATED**.", "Status: done".
-var labelOnly = regexp.MustCompile(`^[^:]{1,40}:\s*(.*)$`)
-
 // isStatement reports whether a block's text states something an advocate
 // can quote as evidence — a claim, a number, a decision in at least four
 // words — rather than only labelling a value.
@@ -578,23 +574,56 @@ func isStatement(text string) bool {
 	if strings.HasPrefix(plain, "#") {
 		return false // a heading names a topic; it states nothing
 	}
-	if m := labelOnly.FindStringSubmatch(plain); m != nil {
+	if value, ok := labelValue(plain); ok {
 		// The value is a label when it is a word or three, or a few words
 		// none of which is lower case ("Overlap -- SHOULD BE CONFLICT
 		// (MEDIUM)"): prose has lower-case words.
-		var vals []string
+		vals := 0
 		prose := false
-		for _, w := range strings.Fields(m[1]) {
+		for _, w := range strings.Fields(value) {
 			if strings.IndexFunc(w, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) < 0 {
 				continue
 			}
-			vals = append(vals, w)
+			vals++
 			first, _ := utf8.DecodeRuneInString(strings.TrimLeft(w, "([\"'"))
 			prose = prose || unicode.IsLower(first)
 		}
-		if len(vals) <= 3 || len(vals) <= 6 && !prose {
+		if vals <= 3 || vals <= 6 && !prose {
 			return false
 		}
 	}
-	return len(strings.Fields(plain)) >= 4
+	return hasFields(plain, 4)
+}
+
+// labelValue is labelOnly.FindStringSubmatch(s)[1] without the regexp
+// engine (isStatement runs on every block of every variant): the first
+// colon must follow one to 40 characters, and the value — what follows it
+// after any white space — must be one line.
+func labelValue(s string) (string, bool) {
+	i := strings.IndexByte(s, ':')
+	if i <= 0 || utf8.RuneCountInString(s[:i]) > 40 {
+		return "", false
+	}
+	v := strings.TrimLeft(s[i+1:], " \t\n\f\r") // \s
+	if strings.IndexByte(v, '\n') >= 0 {
+		return "", false
+	}
+	return v, true
+}
+
+// hasFields reports whether len(strings.Fields(s)) >= n, without
+// building the fields.
+func hasFields(s string, n int) bool {
+	count, in := 0, false
+	for _, r := range s {
+		if unicode.IsSpace(r) {
+			in = false
+		} else if !in {
+			in = true
+			if count++; count >= n {
+				return true
+			}
+		}
+	}
+	return false
 }
