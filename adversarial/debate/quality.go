@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -112,7 +113,7 @@ type mark struct {
 // was measured.
 func (m mark) ref(label string) string {
 	if m.quote == "" {
-		return fmt.Sprintf("Variant %s %s", label, m.measure)
+		return "Variant " + label + " " + m.measure
 	}
 	return m.cite(label) + ": " + m.measure
 }
@@ -121,13 +122,14 @@ func (m mark) ref(label string) string {
 // Storage, L10); without a quote it says what was measured.
 func (m mark) cite(label string) string {
 	if m.quote == "" {
-		return fmt.Sprintf("Variant %s %s", label, m.measure)
+		return "Variant " + label + " " + m.measure
 	}
-	where := "Variant " + label
+	// Concatenation, not fmt: every advocate's turn cites a mark per point.
+	section := ""
 	if m.section != "" {
-		where += ", §" + m.section
+		section = ", §" + m.section
 	}
-	return fmt.Sprintf("“%s” (%s, L%d)", m.quote, where, m.line)
+	return "“" + m.quote + "” (Variant " + label + section + ", L" + strconv.Itoa(m.line) + ")"
 }
 
 // assessment scores every variant of a debate on every point under debate.
