@@ -94,6 +94,9 @@ func TestFindAcronymsMatchesTheExpression(t *testing.T) {
 	lines := []string{
 		"", "plain text only", "The API and the SLO", "R&D budget", "xAPI", "A1B and Q3", "Über SLOs déjà",
 		"AB", "A", "a B C", "FR-001 and NFR-2", "the &AB case", "İSTANBUL DC", "end with AB",
+		// Backtracking over a run of capitals, digits and '&'.
+		"AB&CD", "A&B", "A&&B", "AB&c", "ABC&", "X&Ys", "X&Ysx", "ABs", "ABsx", "AB1s", "A1&", "AB_C", "A1B2s C3D&E4",
+		"ABss", "AB9", "A9", "R&Ds.", "AB&1", "AB&1C", "ABé", "éAB", "AB\xffCD", "Ab", "ABC's",
 	}
 	for seed := range uint64(2) {
 		lines = append(lines, strings.Split(string(samplegen.Spec(seed+1, 10<<10)), "\n")...)
@@ -104,7 +107,7 @@ func TestFindAcronymsMatchesTheExpression(t *testing.T) {
 }
 
 func FuzzFindAcronyms(f *testing.F) {
-	for _, s := range []string{"The API", "R&D", "xAB", "é AB", "A1"} {
+	for _, s := range []string{"The API", "R&D", "xAB", "é AB", "A1", "AB&CD", "X&Ysx", "A1&", "AB1s"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
