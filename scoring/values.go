@@ -130,7 +130,7 @@ func enumeratedValues(d *diff.Document) map[string]bool {
 				addAll(m)
 			}
 		}
-		if caps > 0 && strings.ContainsAny(src, "\"“") {
+		if caps > 0 && (strings.IndexByte(src, '"') >= 0 || strings.Contains(src, "“")) { // ContainsAny with a non-ASCII rune decodes every rune
 			for _, m := range reQuotedCaps.FindAllStringSubmatch(src, -1) {
 				addAll(m[1])
 			}
@@ -173,6 +173,14 @@ var labelCores = []string{"verdict", "stat", "decision", "outcome", "result", "s
 	"disposition", "classification", "level", "tier", "mode", "recommendation", "assessment", "grade", "value",
 	"one of", "mark", "set to", "return"}
 
+// coresByInitial are the labelCores by their first letter, a to z.
+var coresByInitial = func() (by [26][]string) {
+	for _, c := range labelCores {
+		by[c[0]-'a'] = append(by[c[0]-'a'], c)
+	}
+	return by
+}()
+
 // valueLabelMatches is reValueLabel.FindAllStringSubmatch(src, -1).
 func valueLabelMatches(src string) [][]string {
 	if !mayHoldValueLabel(src) {
@@ -200,9 +208,8 @@ func mayHoldValueLabel(s string) bool {
 		if i > 0 && isWordByte(s[i-1]) {
 			continue
 		}
-		switch lowerASCII(c) {
-		case 'a', 'c', 'd', 'g', 'l', 'm', 'o', 'p', 'r', 's', 't', 'v':
-			for _, core := range labelCores {
+		if l := lowerASCII(c); l >= 'a' && l <= 'z' {
+			for _, core := range coresByInitial[l-'a'] {
 				if hasPrefixFoldASCII(s[i:], core) {
 					return true
 				}
