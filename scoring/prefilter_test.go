@@ -28,6 +28,10 @@ var rulePatterns = map[string]pattern{
 func checkFind(t *testing.T, name string, p pattern, s string) {
 	t.Helper()
 	assert.Equal(t, p.re.FindStringIndex(s), p.find(s, foldLower(s)), "%s on %q", name, s)
+	if p.re.MatchString(s) {
+		g := bigramsOf(foldLower(s))
+		assert.True(t, p.mayHold(&g), "%s: the byte-pair signature rules out %q", name, s)
+	}
 }
 
 func TestPatternFindMatchesTheExpression(t *testing.T) {
@@ -187,6 +191,24 @@ func FuzzMayRateProbability(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		if reProbInline.re.MatchString(s) && !mayRateProbability(s, foldLower(s)) {
 			t.Fatalf("the prefilter rules out a text the pattern matches: %q", s)
+		}
+	})
+}
+
+// FuzzBigrams checks the signature's one promise: a text that holds a
+// string has every byte and byte pair of it.
+func FuzzBigrams(f *testing.F) {
+	f.Add("the timeout budget", "timeout")
+	f.Add("a [1] b", "[")
+	f.Add("≤ 5", "≤")
+	f.Fuzz(func(t *testing.T, text, key string) {
+		if i := len(text) / 3; strings.Contains(text, key) || key == "" {
+			g, k := bigramsOf(text), bigramsOf(key)
+			assert.True(t, g.includes(&k), "%q in %q", key, text)
+		} else if j := min(len(text), i+len(key)); i < j {
+			sub := text[i:j] // a string the text does hold
+			g, k := bigramsOf(text), bigramsOf(sub)
+			assert.True(t, g.includes(&k), "%q in %q", sub, text)
 		}
 	})
 }

@@ -162,7 +162,8 @@ type view struct {
 	d     *diff.Document
 	req   *RubricRequest
 	lines []line
-	err   error // the first error of a lazy computation
+	grams []bigrams // per line, bigramsOf its lower-cased text; see grep
+	err   error     // the first error of a lazy computation
 
 	blockLine0 []int       // per block, the index in lines of its first line; -1 for none
 	headLine   []int       // per section, the index in lines of its heading
@@ -207,7 +208,9 @@ func newView(ctx context.Context, v Variant, req *RubricRequest) *view {
 	}
 	w.headLine = make([]int, len(d.Sections))
 	w.byNumber = make(map[int]int, len(w.lines))
+	w.grams = make([]bigrams, len(w.lines))
 	for i, l := range w.lines {
+		w.grams[i] = bigramsOf(l.lower)
 		if l.heading {
 			w.headLine[l.section] = i
 		} else if w.blockLine0[l.block] < 0 {
@@ -239,11 +242,11 @@ func (w *view) analyse() {
 // lines asks for no more than it uses.
 func (w *view) grep(re pattern, headings bool, limit int) []line {
 	var out []line
-	for _, l := range w.lines {
+	for i, l := range w.lines {
 		if limit > 0 && len(out) == limit {
 			break
 		}
-		if !headings && l.heading {
+		if !headings && l.heading || !re.mayHold(&w.grams[i]) {
 			continue
 		}
 		if loc := re.find(l.text, l.lower); loc != nil {
