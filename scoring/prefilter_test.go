@@ -212,3 +212,28 @@ func FuzzBigrams(f *testing.F) {
 		}
 	})
 }
+
+func checkTermWords(t *testing.T, s string) {
+	t.Helper()
+	var got []string
+	eachTermWord(s, func(w string) { got = append(got, w) })
+	want := strings.FieldsFunc(s, notWordRune)
+	if len(want) == 0 {
+		want = nil
+	}
+	assert.Equal(t, want, got, "%q", s)
+}
+
+func TestEachTermWordIsFieldsFunc(t *testing.T) {
+	for _, s := range []string{"", "Postgres and PostgreSQL", "C++ / C# .NET", "naïve Kafka—Redis", "a\xffb", "日本 go1.22", "  x  "} {
+		checkTermWords(t, s)
+	}
+	for _, l := range strings.Split(string(samplegen.Spec(1, 10<<10)), "\n") {
+		checkTermWords(t, l)
+	}
+}
+
+func FuzzEachTermWord(f *testing.F) {
+	f.Add("C++ and naïve Kafka")
+	f.Fuzz(checkTermWords)
+}
