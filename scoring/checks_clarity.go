@@ -106,30 +106,58 @@ var (
 	reGlossary     = regexp.MustCompile(`^(?:[-*+]\s+)?(?:\*\*|__)?([A-Z][A-Z0-9&]{1,7})(?:\*\*|__)?\s*(?::|—|–| - |\|| stands for | means )\s*(.+)`)
 )
 
-// findAcronyms is reAcronym.FindAllStringIndex(s, -1), run only from the
-// first place an acronym can start: an upper-case letter followed by
-// another, a digit or '&'. Most lines have none, and the expression is
-// the rule judge's costliest. One byte before that place stays in view for
-// \b.
+// findAcronyms is reAcronym.FindAllStringIndex(s, -1), the rule judge's
+// costliest expression, as a byte scan: the expression is ASCII, so every
+// match starts at a capital after a boundary, and the backtracking it
+// would do is a choice among the capitals of one run (see acronymAt).
 func findAcronyms(s string) [][]int {
-	from := -1
-	for i := 0; i+1 < len(s); i++ {
-		if isUpper(s[i]) && (isUpper(s[i+1]) || s[i+1] >= '0' && s[i+1] <= '9' || s[i+1] == '&') {
-			from = i
-			break
+	var out [][]int
+	for p := 0; p+1 < len(s); p++ {
+		if !isUpper(s[p]) || p > 0 && isWordByte(s[p-1]) {
+			continue
+		}
+		if end := acronymAt(s, p); end > 0 {
+			out = append(out, []int{p, end})
+			p = end - 1
 		}
 	}
-	if from < 0 {
-		return nil
-	}
-	from = max(from-1, 0)
-	locs := reAcronym.FindAllStringIndex(s[from:], -1)
-	for _, loc := range locs {
-		loc[0] += from
-		loc[1] += from
-	}
-	return locs
+	return out
 }
+
+// acronymAt returns the end of the match of reAcronym that starts at p,
+// where \b holds before the capital s[p], or -1. The expression is
+// [A-Z][A-Z0-9&]*[A-Z][A-Z0-9]*s?\b: its starred class runs over
+// s[p+1:q], and it backtracks from the greedy end to the last capital e
+// after which the match can end. From e, [A-Z0-9]* must take its whole
+// run up to f (stopping earlier leaves a word byte on either side, and
+// "s?" cannot help there); the match then ends at f+1 after an "s" with a
+// boundary, or at f when s[f] is no "s" and is a boundary.
+func acronymAt(s string, p int) int {
+	q := p + 1
+	for q < len(s) && (isUpper(s[q]) || isDigit(s[q]) || s[q] == '&') {
+		q++
+	}
+	for e := q - 1; e > p; e-- {
+		if !isUpper(s[e]) {
+			continue
+		}
+		f := e + 1
+		for f < len(s) && (isUpper(s[f]) || isDigit(s[f])) {
+			f++
+		}
+		switch {
+		case f < len(s) && s[f] == 's':
+			if f+1 == len(s) || !isWordByte(s[f+1]) {
+				return f + 1
+			}
+		case f == len(s) || !isWordByte(s[f]):
+			return f
+		}
+	}
+	return -1
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 func isUpper(c byte) bool { return c >= 'A' && c <= 'Z' }
 

@@ -183,11 +183,11 @@ func checkTerminology(w *view) result {
 		}
 	}
 	for _, l := range w.lines {
-		for _, word := range strings.FieldsFunc(l.text, notWordRune) {
+		eachTermWord(l.text, func(word string) {
 			if t, ok := lexicon.Technology(word); ok {
 				note(t.Name, strings.ToLower(word), l)
 			}
-		}
+		})
 	}
 	for _, d := range acronymDefinitions(w) {
 		note(d.acronym, strings.ToLower(d.expansion), d.line)
@@ -219,6 +219,31 @@ type termUse struct {
 
 func notWordRune(r rune) bool {
 	return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '+' || r == '#')
+}
+
+// eachTermWord calls f with each of strings.FieldsFunc(s, notWordRune),
+// in order, without building the slice (checkTerminology splits every
+// line). The word characters are ASCII, so each byte of a multi-byte rune
+// separates words as the rune does.
+func eachTermWord(s string, f func(string)) {
+	for i := 0; i < len(s); {
+		if !isTermByte(s[i]) {
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(s) && isTermByte(s[j]) {
+			j++
+		}
+		f(s[i:j])
+		i = j
+	}
+}
+
+// isTermByte is !notWordRune for an ASCII byte, false for any byte of a
+// multi-byte rune.
+func isTermByte(c byte) bool {
+	return c < 0x80 && !notWordRune(rune(c))
 }
 
 // checkNoContradictions (COR-4): the variant makes claims and the

@@ -32,6 +32,44 @@ var (
 	reAssessment = regexp.MustCompile(`(?i)\(?\b(?:probability|likelihood|impact|severity|prob|lik|imp|sev|L|P|I)\b\.?\s*(?::|=|is)?\s*(?:\*\*)?(?:very\s+)?(?:low|medium|med|high|critical|[LMH]\b|\d+\s?%?)(?:\*\*)?\)?[,;.]?`)
 )
 
+// mayRateProbability reports whether reProbInline may match text, whose
+// foldLower form is lower: a match names the probability or likelihood in
+// full, or abbreviates it (L, P, Prob, Lik, from a word boundary) right
+// before a ':' or '=', with at most a '.' and spaces between. Nearly every
+// list item has a colon, few have a rating, and the expression's own
+// prefilter keys ("l", "p") rule out almost nothing. A text with a letter
+// that case folding maps to an ASCII one (ſ, K) may spell an abbreviation
+// with it, so it may match.
+func mayRateProbability(text, lower string) bool {
+	if strings.Contains(lower, "probability") || strings.Contains(lower, "likelihood") ||
+		strings.Contains(text, "ſ") || strings.Contains(text, "\u212a") {
+		return true
+	}
+	for j := 0; j < len(text); j++ {
+		if text[j] != ':' && text[j] != '=' {
+			continue
+		}
+		k := j
+		for k > 0 && isSpaceASCII(text[k-1]) {
+			k--
+		}
+		if k > 0 && text[k-1] == '.' {
+			k--
+		}
+		for _, abbr := range [...]string{"l", "p", "prob", "lik"} {
+			if start := k - len(abbr); start >= 0 && hasPrefixFoldASCII(text[start:k], abbr) && (start == 0 || !isWordByte(text[start-1])) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// isSpaceASCII reports whether c is in \s: a space, \t, \n, \f or \r.
+func isSpaceASCII(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r'
+}
+
 // mitigatedOnLine reports whether a risk's own line states what is done
 // about it: mitigation wording, an arrow ("->", "→", "=>") to the
 // response, or — under a risk heading or in a register — the text after
@@ -103,8 +141,8 @@ func (w *view) findRisks() []risk {
 		if b.Kind != diff.ListItem {
 			continue
 		}
-		lower := strings.ToLower(b.Text)
-		inline := reProbInline.find(b.Text, lower) != nil && reImpactInlin.find(b.Text, lower) != nil
+		lower := foldLower(b.Text)
+		inline := mayRateProbability(b.Text, lower) && reProbInline.find(b.Text, lower) != nil && reImpactInlin.find(b.Text, lower) != nil
 		under := false
 		if b.Section >= 0 {
 			m, ok := riskTitle[b.Section]

@@ -24,7 +24,7 @@ func checkOrdering(w *view) result {
 			note: fmt.Sprintf("Section %q follows %q: numbers out of order", w.d.Sections[bad].Title, w.d.Sections[prev].Title)}
 	}
 	first := w.d.Sections[top[0]]
-	if !reOrienting.MatchString(first.Title) {
+	if !reOrienting.re.MatchString(first.Title) {
 		return result{cites: []Citation{w.cite(w.headingLine(top[0]))},
 			note: fmt.Sprintf("The first section, %q, does not introduce the document before the sections that depend on it", first.Title)}
 	}

@@ -17,6 +17,9 @@ type pattern struct {
 	// anchored: the expression holds ^ or \A, which would match wrongly at
 	// the start of a window, so find always searches the whole line.
 	anchored bool
+	// grams are the keys' bytes and byte pairs, one set per key; nil
+	// when there are no keys: see mayHold.
+	grams []bigrams
 }
 
 // compile builds a pattern, deriving its keys from the expression.
@@ -29,7 +32,52 @@ func compile(expr string) pattern {
 			p.keys = minimal(keys)
 		}
 	}
+	for _, k := range p.keys {
+		p.grams = append(p.grams, bigramsOf(k))
+	}
 	return p
+}
+
+// bigrams is a signature of a text: the set of its bytes, and the set of
+// its byte pairs hashed to 256 bits. It rules a pattern out for a line
+// with a few word operations before find scans the line once per key. A
+// text that holds a key holds every byte and byte pair of it, so its sets
+// include the key's.
+type bigrams struct {
+	bytes, pairs [4]uint64
+}
+
+func bigramsOf(s string) bigrams {
+	var g bigrams
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		g.bytes[c>>6] |= 1 << (c & 63)
+		if i+1 < len(s) {
+			h := c*31 + s[i+1]
+			g.pairs[h>>6] |= 1 << (h & 63)
+		}
+	}
+	return g
+}
+
+func (g *bigrams) includes(k *bigrams) bool {
+	return k.bytes[0]&^g.bytes[0]|k.bytes[1]&^g.bytes[1]|k.bytes[2]&^g.bytes[2]|k.bytes[3]&^g.bytes[3]|
+		k.pairs[0]&^g.pairs[0]|k.pairs[1]&^g.pairs[1]|k.pairs[2]&^g.pairs[2]|k.pairs[3]&^g.pairs[3] == 0
+}
+
+// mayHold reports whether a text whose lower-cased form has byte pairs g
+// may hold one of p's keys, and so a match; true when p has no such
+// signature.
+func (p *pattern) mayHold(g *bigrams) bool {
+	if p.grams == nil {
+		return true
+	}
+	for i := range p.grams {
+		if g.includes(&p.grams[i]) {
+			return true
+		}
+	}
+	return false
 }
 
 func hasStartAnchor(r *syntax.Regexp) bool {
@@ -74,7 +122,20 @@ func containsEmpty(ss []string) bool {
 	return false
 }
 
-// find returns the first match of p in s, whose lower-cased form is lower.
+// foldLower lower-cases s for the prefilter keys, and maps the long s
+// to s as well: case folding makes "ſ" match an "s" of a case-insensitive
+// expression, but strings.ToLower keeps it. (The other non-ASCII letter
+// that folds to an ASCII one, the Kelvin sign, lower-cases to "k".)
+func foldLower(s string) string {
+	l := strings.ToLower(s)
+	if strings.Contains(l, "ſ") {
+		l = strings.ReplaceAll(l, "ſ", "s")
+	}
+	return l
+}
+
+// find returns the first match of p in s, whose lower-cased form is lower
+// (foldLower(s)).
 //
 // Every match starts where a key occurs, so the expression only needs to
 // run from the earliest key on, with one byte before it for \b. That holds

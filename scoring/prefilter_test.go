@@ -18,13 +18,20 @@ var rulePatterns = map[string]pattern{
 	"external": reExternal, "external failure": reExtFailure, "monitoring": reMonitoring,
 	"collections": reCollections, "state": reState, "guards": reGuards, "bounds": reBounds,
 	"interactions": reInteractions, "probability": reProbInline, "impact": reImpactInlin,
+	// Section titles (headingsMatching).
+	"rationale heading": reRationaleH, "orienting heading": reOrienting, "navigation heading": reNavigation,
+	"roadmap heading": reRoadmapH, "plan heading": rePlanH, "design heading": reDesignH,
 }
 
 // checkFind asserts that the prefiltered, windowed search finds exactly
 // what the plain expression finds.
 func checkFind(t *testing.T, name string, p pattern, s string) {
 	t.Helper()
-	assert.Equal(t, p.re.FindStringIndex(s), p.find(s, strings.ToLower(s)), "%s on %q", name, s)
+	assert.Equal(t, p.re.FindStringIndex(s), p.find(s, foldLower(s)), "%s on %q", name, s)
+	if p.re.MatchString(s) {
+		g := bigramsOf(foldLower(s))
+		assert.True(t, p.mayHold(&g), "%s: the byte-pair signature rules out %q", name, s)
+	}
 }
 
 func TestPatternFindMatchesTheExpression(t *testing.T) {
@@ -46,6 +53,8 @@ func TestPatternFindMatchesTheExpression(t *testing.T) {
 		{`^[1-5][0-9]*[.)]\s`, []string{"1. first", "a 1. b", "12) twelve"}},
 		// Case-sensitive keys: the prefilter is a necessary condition only.
 		{`\b(?:must|shall|MUST|SHALL)\b`, []string{"It Must hold", "it must", "MUST and Shall", "mustard"}},
+		// Letters that case folding maps to ASCII ones: the long s, the Kelvin sign.
+		{`(?i)\bsuccess criteria\b|\brisks?\b`, []string{"succeſs criteria", "the riſ\u212a", "ri\u212As", "ſuccess criteria"}},
 	}
 	for _, tt := range tests {
 		p := compile(tt.expr)
@@ -74,7 +83,8 @@ func TestPatternFindOnSampleLines(t *testing.T) {
 }
 
 func FuzzPatternFind(f *testing.F) {
-	for _, s := range []string{"The timeout fails over", "- [ ] Next steps", "İstanbul outage", "at most 5 items", "1) a"} {
+	for _, s := range []string{"The timeout fails over", "- [ ] Next steps", "İstanbul outage", "at most 5 items", "1) a",
+		"Table of Contents", "Work items", "Q3 ſchedule", "Ri\u212As"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -88,6 +98,9 @@ func TestFindAcronymsMatchesTheExpression(t *testing.T) {
 	lines := []string{
 		"", "plain text only", "The API and the SLO", "R&D budget", "xAPI", "A1B and Q3", "Über SLOs déjà",
 		"AB", "A", "a B C", "FR-001 and NFR-2", "the &AB case", "İSTANBUL DC", "end with AB",
+		// Backtracking over a run of capitals, digits and '&'.
+		"AB&CD", "A&B", "A&&B", "AB&c", "ABC&", "X&Ys", "X&Ysx", "ABs", "ABsx", "AB1s", "A1&", "AB_C", "A1B2s C3D&E4",
+		"ABss", "AB9", "A9", "R&Ds.", "AB&1", "AB&1C", "ABé", "éAB", "AB\xffCD", "Ab", "ABC's",
 	}
 	for seed := range uint64(2) {
 		lines = append(lines, strings.Split(string(samplegen.Spec(seed+1, 10<<10)), "\n")...)
@@ -98,7 +111,7 @@ func TestFindAcronymsMatchesTheExpression(t *testing.T) {
 }
 
 func FuzzFindAcronyms(f *testing.F) {
-	for _, s := range []string{"The API", "R&D", "xAB", "é AB", "A1"} {
+	for _, s := range []string{"The API", "R&D", "xAB", "é AB", "A1", "AB&CD", "X&Ysx", "A1&", "AB1s"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -142,4 +155,85 @@ func FuzzParenAcronyms(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(checkParenAcronyms)
+}
+
+// probabilityLines are texts around reProbInline: matching in full words
+// or by abbreviation, and just missing.
+var probabilityLines = []string{
+	"", "Probability: high, impact: low", "LIKELIHOOD is 30 %", "L: H, I: M", "P.: low", "p =medium", "Prob.\t: very high",
+	"Lik: 20%", "xP: high", "AP: high", "the L : M", "PL: high", "Li\u212a: high", "ſ: x", "status: done", "P.x: high",
+	"Impact: high", "prob — high", "(L=H)",
+}
+
+func TestMayRateProbability(t *testing.T) {
+	lines := probabilityLines
+	for seed := range uint64(3) {
+		lines = append(lines, strings.Split(string(samplegen.Spec(seed+1, 20<<10)), "\n")...)
+	}
+	passed := 0
+	for _, s := range lines {
+		may := mayRateProbability(s, foldLower(s))
+		if reProbInline.re.MatchString(s) {
+			assert.True(t, may, "%q", s)
+		}
+		if may {
+			passed++
+		}
+	}
+	assert.Less(t, passed, len(lines)/2, "the prefilter rules out most lines")
+	assert.False(t, mayRateProbability("Status: done", "status: done"))
+}
+
+func FuzzMayRateProbability(f *testing.F) {
+	for _, s := range probabilityLines {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if reProbInline.re.MatchString(s) && !mayRateProbability(s, foldLower(s)) {
+			t.Fatalf("the prefilter rules out a text the pattern matches: %q", s)
+		}
+	})
+}
+
+// FuzzBigrams checks the signature's one promise: a text that holds a
+// string has every byte and byte pair of it.
+func FuzzBigrams(f *testing.F) {
+	f.Add("the timeout budget", "timeout")
+	f.Add("a [1] b", "[")
+	f.Add("≤ 5", "≤")
+	f.Fuzz(func(t *testing.T, text, key string) {
+		if i := len(text) / 3; strings.Contains(text, key) || key == "" {
+			g, k := bigramsOf(text), bigramsOf(key)
+			assert.True(t, g.includes(&k), "%q in %q", key, text)
+		} else if j := min(len(text), i+len(key)); i < j {
+			sub := text[i:j] // a string the text does hold
+			g, k := bigramsOf(text), bigramsOf(sub)
+			assert.True(t, g.includes(&k), "%q in %q", sub, text)
+		}
+	})
+}
+
+func checkTermWords(t *testing.T, s string) {
+	t.Helper()
+	var got []string
+	eachTermWord(s, func(w string) { got = append(got, w) })
+	want := strings.FieldsFunc(s, notWordRune)
+	if len(want) == 0 {
+		want = nil
+	}
+	assert.Equal(t, want, got, "%q", s)
+}
+
+func TestEachTermWordIsFieldsFunc(t *testing.T) {
+	for _, s := range []string{"", "Postgres and PostgreSQL", "C++ / C# .NET", "naïve Kafka—Redis", "a\xffb", "日本 go1.22", "  x  "} {
+		checkTermWords(t, s)
+	}
+	for _, l := range strings.Split(string(samplegen.Spec(1, 10<<10)), "\n") {
+		checkTermWords(t, l)
+	}
+}
+
+func FuzzEachTermWord(f *testing.F) {
+	f.Add("C++ and naïve Kafka")
+	f.Fuzz(checkTermWords)
 }

@@ -292,6 +292,10 @@ var (
 // substantive statements.
 func specificity(d *diff.Document, rs []refs.Resolution) (concrete, vague int) {
 	contents := contentsSections(d)
+	// The document's own indicators per block (memoised, and used by the
+	// rule judge and the debate too) hold the counts of every block whose
+	// text needs no id or reference taken out.
+	ind := d.BlockIndicators()
 	ri := 0
 	for bi := range d.Blocks {
 		b := &d.Blocks[bi]
@@ -313,6 +317,11 @@ func specificity(d *diff.Document, rs []refs.Resolution) (concrete, vague int) {
 		}
 		for j := ri; j < len(rs) && rs[j].Span.End <= b.Span.End; j++ {
 			text = strings.Replace(text, rs[j].Text, " ", 1)
+		}
+		if text == b.Text {
+			concrete += ind[bi].Concrete
+			vague += ind[bi].Vague
+			continue
 		}
 		concrete += lexicon.ConcreteCount(text)
 		vague += len(lexicon.VagueMatches(text))

@@ -3,7 +3,6 @@ package scoring
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -163,7 +162,8 @@ type view struct {
 	d     *diff.Document
 	req   *RubricRequest
 	lines []line
-	err   error // the first error of a lazy computation
+	grams []bigrams // per line, bigramsOf its lower-cased text; see grep
+	err   error     // the first error of a lazy computation
 
 	blockLine0 []int       // per block, the index in lines of its first line; -1 for none
 	headLine   []int       // per section, the index in lines of its heading
@@ -175,6 +175,8 @@ type view struct {
 
 	risksFound []risk // see risks
 	risksDone  bool
+
+	titleLower []string // per section, foldLower of its title; see headingsMatching
 }
 
 func newView(ctx context.Context, v Variant, req *RubricRequest) *view {
@@ -187,7 +189,7 @@ func newView(ctx context.Context, v Variant, req *RubricRequest) *view {
 			s := d.Sections[si]
 			text, _, _ := strings.Cut(d.Text(s.Heading), "\n")
 			text = strings.TrimSpace(text)
-			w.lines = append(w.lines, line{text: text, lower: strings.ToLower(text), no: s.Line, section: si, heading: true, level: s.Level, block: -1})
+			w.lines = append(w.lines, line{text: text, lower: foldLower(text), no: s.Line, section: si, heading: true, level: s.Level, block: -1})
 			return
 		}
 		b := &d.Blocks[bi]
@@ -196,7 +198,7 @@ func newView(ctx context.Context, v Variant, req *RubricRequest) *view {
 		}
 		for i, l := range strings.Split(d.Text(b.Span), "\n") {
 			if l = strings.TrimSpace(l); l != "" {
-				w.lines = append(w.lines, line{text: l, lower: strings.ToLower(l), no: b.Line + i, section: b.Section, block: bi})
+				w.lines = append(w.lines, line{text: l, lower: foldLower(l), no: b.Line + i, section: b.Section, block: bi})
 			}
 		}
 	})
@@ -206,7 +208,9 @@ func newView(ctx context.Context, v Variant, req *RubricRequest) *view {
 	}
 	w.headLine = make([]int, len(d.Sections))
 	w.byNumber = make(map[int]int, len(w.lines))
+	w.grams = make([]bigrams, len(w.lines))
 	for i, l := range w.lines {
+		w.grams[i] = bigramsOf(l.lower)
 		if l.heading {
 			w.headLine[l.section] = i
 		} else if w.blockLine0[l.block] < 0 {
@@ -238,11 +242,11 @@ func (w *view) analyse() {
 // lines asks for no more than it uses.
 func (w *view) grep(re pattern, headings bool, limit int) []line {
 	var out []line
-	for _, l := range w.lines {
+	for i, l := range w.lines {
 		if limit > 0 && len(out) == limit {
 			break
 		}
-		if !headings && l.heading {
+		if !headings && l.heading || !re.mayHold(&w.grams[i]) {
 			continue
 		}
 		if loc := re.find(l.text, l.lower); loc != nil {
@@ -278,10 +282,16 @@ func sentence(text string, at int) string {
 
 // headingsMatching returns the heading lines whose title matches re; the
 // document title does not count.
-func (w *view) headingsMatching(re *regexp.Regexp) []line {
+func (w *view) headingsMatching(re pattern) []line {
+	if w.titleLower == nil { // several tests ask, each with its own pattern
+		w.titleLower = make([]string, len(w.d.Sections))
+		for i, s := range w.d.Sections {
+			w.titleLower[i] = foldLower(s.Title)
+		}
+	}
 	var out []line
 	for _, l := range w.lines {
-		if l.heading && w.d.Sections[l.section].Depth > 0 && re.MatchString(w.d.Sections[l.section].Title) {
+		if l.heading && w.d.Sections[l.section].Depth > 0 && re.find(w.d.Sections[l.section].Title, w.titleLower[l.section]) != nil {
 			out = append(out, l)
 		}
 	}

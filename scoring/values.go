@@ -130,7 +130,7 @@ func enumeratedValues(d *diff.Document) map[string]bool {
 				addAll(m)
 			}
 		}
-		if caps > 0 && strings.ContainsAny(src, "\"“") {
+		if caps > 0 && (strings.IndexByte(src, '"') >= 0 || strings.Contains(src, "“")) { // ContainsAny with a non-ASCII rune decodes every rune
 			for _, m := range reQuotedCaps.FindAllStringSubmatch(src, -1) {
 				addAll(m[1])
 			}
@@ -164,32 +164,80 @@ func enumeratedValues(d *diff.Document) map[string]bool {
 	return vals
 }
 
-// labelCores are substrings every match of reValueLabel holds, lower-cased:
-// a text without any of them has no value label, and the pattern (case
-// folding over an alternation without a literal prefix) is the costly
-// part of the scan, so it runs only on the few blocks that have one.
+// labelCores are lower-case strings every match of reValueLabel starts
+// with, at a word boundary: a text without any of them there has no value
+// label, and the pattern (case folding over an alternation without a
+// literal prefix) is the costly part of the scan, so it runs only on the
+// few blocks that have one.
 var labelCores = []string{"verdict", "stat", "decision", "outcome", "result", "severit", "priorit", "rating",
 	"disposition", "classification", "level", "tier", "mode", "recommendation", "assessment", "grade", "value",
 	"one of", "mark", "set to", "return"}
 
+// coresByInitial are the labelCores by their first letter, a to z.
+var coresByInitial = func() (by [26][]string) {
+	for _, c := range labelCores {
+		by[c[0]-'a'] = append(by[c[0]-'a'], c)
+	}
+	return by
+}()
+
 // valueLabelMatches is reValueLabel.FindAllStringSubmatch(src, -1).
 func valueLabelMatches(src string) [][]string {
-	// Case folding maps two non-ASCII letters to ASCII ones: the long s
-	// and the Kelvin sign. A text with either is matched as it is.
-	if !strings.ContainsAny(src, "\u017f\u212a") {
-		lower := strings.ToLower(src)
-		found := false
-		for _, c := range labelCores {
-			if strings.Contains(lower, c) {
-				found = true
-				break
-			}
-		}
-		if !found {
-			return nil
-		}
+	if !mayHoldValueLabel(src) {
+		return nil
 	}
 	return reValueLabel.FindAllStringSubmatch(src, -1)
+}
+
+// mayHoldValueLabel reports whether s may hold a match of reValueLabel,
+// in one pass and without lower-casing s: whether a label core starts,
+// in any case, where \b can hold before a letter — at the start or after
+// a byte that is not an ASCII word character. Case folding maps two
+// non-ASCII letters to ASCII ones, the long s and the Kelvin sign; a text
+// with either may hold a label spelt with it, so it may hold one.
+func mayHoldValueLabel(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x80 {
+			if c == 0xc5 && i+1 < len(s) && s[i+1] == 0xbf || // ſ
+				c == 0xe2 && i+2 < len(s) && s[i+1] == 0x84 && s[i+2] == 0xaa { // K
+				return true
+			}
+			continue
+		}
+		if i > 0 && isWordByte(s[i-1]) {
+			continue
+		}
+		if l := lowerASCII(c); l >= 'a' && l <= 'z' {
+			for _, core := range coresByInitial[l-'a'] {
+				if hasPrefixFoldASCII(s[i:], core) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+func lowerASCII(c byte) byte {
+	if c >= 'A' && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+// hasPrefixFoldASCII reports whether s starts with lower, a lower-case
+// ASCII string, in any ASCII case.
+func hasPrefixFoldASCII(s, lower string) bool {
+	if len(s) < len(lower) {
+		return false
+	}
+	for j := 0; j < len(lower); j++ {
+		if lowerASCII(s[j]) != lower[j] {
+			return false
+		}
+	}
+	return true
 }
 
 func notAlnum(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }

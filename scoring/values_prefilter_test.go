@@ -32,3 +32,17 @@ func TestValueLabelPrefilter(t *testing.T) {
 	require.Positive(t, hits, "the texts hold labels")
 	require.NotEmpty(t, valueLabelMatches("reſult: PASS"), "case folding makes a label of the long s")
 }
+
+// FuzzValueLabelPrefilter checks that the one-pass prefilter is implied by
+// the pattern: wherever reValueLabel matches, mayHoldValueLabel holds.
+func FuzzValueLabelPrefilter(f *testing.F) {
+	for _, s := range []string{"**Verdict**: **REFUTED**", "x_status: A", "reſult: PASS", "mar\u212aed as DONE",
+		"Set To ON", "7 values (NONE)", "(one of A, B)", "ÉTAT status X", "returns\tOK"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if reValueLabel.MatchString(s) && !mayHoldValueLabel(s) {
+			t.Fatalf("the prefilter rules out a text the pattern matches: %q", s)
+		}
+	})
+}

@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -111,7 +113,7 @@ type mark struct {
 // was measured.
 func (m mark) ref(label string) string {
 	if m.quote == "" {
-		return fmt.Sprintf("Variant %s %s", label, m.measure)
+		return "Variant " + label + " " + m.measure
 	}
 	return m.cite(label) + ": " + m.measure
 }
@@ -120,13 +122,14 @@ func (m mark) ref(label string) string {
 // Storage, L10); without a quote it says what was measured.
 func (m mark) cite(label string) string {
 	if m.quote == "" {
-		return fmt.Sprintf("Variant %s %s", label, m.measure)
+		return "Variant " + label + " " + m.measure
 	}
-	where := "Variant " + label
+	// Concatenation, not fmt: every advocate's turn cites a mark per point.
+	section := ""
 	if m.section != "" {
-		where += ", §" + m.section
+		section = ", §" + m.section
 	}
-	return fmt.Sprintf("“%s” (%s, L%d)", m.quote, where, m.line)
+	return "“" + m.quote + "” (Variant " + label + section + ", L" + strconv.Itoa(m.line) + ")"
 }
 
 // assessment scores every variant of a debate on every point under debate.
@@ -189,14 +192,37 @@ func measureVariant(m *memo, a *diff.Analysis, points []diff.Point, v Variant) *
 	vm, _ := memoGet(m, "variant-measures\x00"+v.Label, func() (*variantMeasures, error) {
 		idx := variantIndex(a, v.Label)
 		out := &variantMeasures{idx: idx, facts: measureDoc(a, idx, v.Doc), marks: make([]mark, len(points))}
+		sets := evidenceSets(m, points)
 		for k, p := range points {
 			if p.Category != diff.CategoryStructural {
-				out.marks[k] = finishMark(p, idx, markPoint(m, p, idx, v.Doc, out.facts, nil))
+				out.marks[k] = finishMark(p, idx, markPoint(m, p, idx, v.Doc, out.facts, nil, sets[k]))
 			}
 		}
 		return out, nil
 	})
 	return vm
+}
+
+// evidenceSets returns, for each cross-variant contradiction among the
+// points, the word sets of its evidence quotes (by the evidence's place),
+// once per run: every variant's contradictionMark compares its own quotes
+// with all the others', and looking each quote up in the run's memo once
+// per variant cost more than the comparisons.
+func evidenceSets(m *memo, points []diff.Point) [][]words.Set {
+	sets, _ := memoGet(m, "evidence-sets", func() ([][]words.Set, error) {
+		out := make([][]words.Set, len(points))
+		for k, p := range points {
+			if p.Category != diff.CategoryContradiction || p.Scope == diff.IntraVariant {
+				continue
+			}
+			out[k] = make([]words.Set, len(p.Evidence))
+			for j, e := range p.Evidence {
+				out[k][j] = m.quoteSet(e.Quote)
+			}
+		}
+		return out, nil
+	})
+	return sets
 }
 
 // finishMark sets whether the variant takes a position on the point and
@@ -228,7 +254,9 @@ func coveredTopics(a *diff.Analysis, vars []Variant) []diff.Topic {
 	return out
 }
 
-func markPoint(run *memo, p diff.Point, idx int, d *diff.Document, f *docFacts, topics []diff.Topic) mark {
+// markPoint measures variant idx on point p; sets are the word sets of a
+// contradiction's evidence quotes (see evidenceSets).
+func markPoint(run *memo, p diff.Point, idx int, d *diff.Document, f *docFacts, topics []diff.Topic, sets []words.Set) mark {
 	switch p.Category {
 	case diff.CategoryStructural:
 		return structureMark(p, idx, d, f, topics)
@@ -238,7 +266,7 @@ func markPoint(run *memo, p diff.Point, idx int, d *diff.Document, f *docFacts, 
 		}
 		return mark{measure: "does not cover the topic"}
 	case diff.CategoryContradiction:
-		return contradictionMark(run, p, idx, d, f)
+		return contradictionMark(p, idx, f, sets)
 	default: // unique contribution
 		if len(p.Variants) > 0 && p.Variants[0] == idx {
 			m := evidenceMark(p, idx)
@@ -397,13 +425,14 @@ func structureMark(p diff.Point, idx int, d *diff.Document, f *docFacts, topics 
 // cross-variant conflict a claim is stronger when other variants state the
 // same and when it is concrete; a variant that contradicts itself is weak;
 // a variant that takes no side neither wins nor loses much.
-func contradictionMark(run *memo, p diff.Point, idx int, d *diff.Document, f *docFacts) mark {
-	var own, others []diff.Evidence
-	for _, e := range p.Evidence {
+//
+// sets are the word sets of p's evidence quotes, by their place in
+// p.Evidence, for a cross-variant conflict.
+func contradictionMark(p diff.Point, idx int, f *docFacts, sets []words.Set) mark {
+	var own []int // places in p.Evidence of the variant's own statements
+	for j, e := range p.Evidence {
 		if e.Variant == idx {
-			own = append(own, e)
-		} else {
-			others = append(others, e)
+			own = append(own, j)
 		}
 	}
 	consistency := 1 - math.Min(1, float64(len(f.conflicts))/3)
@@ -423,20 +452,23 @@ func contradictionMark(run *memo, p diff.Point, idx int, d *diff.Document, f *do
 	if len(own) == 0 {
 		return mark{score: 0.2, measure: "takes no position on it"}
 	}
-	claimers, agree := map[int]bool{}, map[int]bool{}
-	ownWords := make([]words.Set, len(own))
-	for i, o := range own {
-		ownWords[i] = run.quoteSet(o.Quote)
-	}
-	for _, e := range others {
-		claimers[e.Variant] = true
-		if agree[e.Variant] {
+	// The other variants that state something on it, and those of them
+	// that state the same: a handful each, so lists rather than maps.
+	var claimers, agree []int
+	for j, e := range p.Evidence {
+		if e.Variant == idx {
 			continue
 		}
-		theirs := run.quoteSet(e.Quote)
-		for i, ow := range ownWords {
-			if theirs.Dice(ow) >= 0.9 || strings.EqualFold(strings.TrimSpace(e.Quote), strings.TrimSpace(own[i].Quote)) {
-				agree[e.Variant] = true
+		if !slices.Contains(claimers, e.Variant) {
+			claimers = append(claimers, e.Variant)
+		}
+		if slices.Contains(agree, e.Variant) {
+			continue
+		}
+		theirs := sets[j]
+		for _, o := range own {
+			if theirs.Dice(sets[o]) >= 0.9 || strings.EqualFold(strings.TrimSpace(e.Quote), strings.TrimSpace(p.Evidence[o].Quote)) {
+				agree = append(agree, e.Variant)
 				break
 			}
 		}
@@ -448,7 +480,7 @@ func contradictionMark(run *memo, p diff.Point, idx int, d *diff.Document, f *do
 	// A labelled judgement (a verdict, a severity) is corroborated by the
 	// other reviewers who reach the same one, however they word it.
 	for _, o := range own {
-		if fs, ok := f.fields[o.Line]; ok && fs.others > 0 {
+		if fs, ok := f.fields[p.Evidence[o].Line]; ok && fs.others > 0 {
 			m := evidenceMark(p, idx)
 			share := float64(fs.agree) / float64(fs.others)
 			m.score = 0.3 + 0.6*share
@@ -456,7 +488,7 @@ func contradictionMark(run *memo, p diff.Point, idx int, d *diff.Document, f *do
 			return m
 		}
 	}
-	concrete := lexicon.ConcreteCount(own[0].Quote)
+	concrete := lexicon.ConcreteCount(p.Evidence[own[0]].Quote)
 	m := evidenceMark(p, idx)
 	m.score = 0.35 + 0.3*corroboration + 0.15*math.Min(1, float64(concrete)/2) + 0.1*consistency
 	m.measure = fmt.Sprintf("%d of %d other variants that take a side state the same, %d concrete", len(agree), len(claimers), concrete)
@@ -536,10 +568,6 @@ var emphasis = strings.NewReplacer("*", "", "_", " ", "`", "")
 // Summary", "3. Risks").
 var ownNumber = regexp.MustCompile(`^\d+(\.\d+)*\.?\s`)
 
-// labelOnly matches a line that labels a short value: "**Severity:**
-// Medium", "**Assessment**: **CORRECTLY RATED**.", "Status: done".
-var labelOnly = regexp.MustCompile(`^[^:]{1,40}:\s*(.*)$`)
-
 // isStatement reports whether a block's text states something an advocate
 // can quote as evidence — a claim, a number, a decision in at least four
 // words — rather than only labelling a value.
@@ -548,23 +576,56 @@ func isStatement(text string) bool {
 	if strings.HasPrefix(plain, "#") {
 		return false // a heading names a topic; it states nothing
 	}
-	if m := labelOnly.FindStringSubmatch(plain); m != nil {
+	if value, ok := labelValue(plain); ok {
 		// The value is a label when it is a word or three, or a few words
 		// none of which is lower case ("Overlap -- SHOULD BE CONFLICT
 		// (MEDIUM)"): prose has lower-case words.
-		var vals []string
+		vals := 0
 		prose := false
-		for _, w := range strings.Fields(m[1]) {
+		for _, w := range strings.Fields(value) {
 			if strings.IndexFunc(w, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) < 0 {
 				continue
 			}
-			vals = append(vals, w)
+			vals++
 			first, _ := utf8.DecodeRuneInString(strings.TrimLeft(w, "([\"'"))
 			prose = prose || unicode.IsLower(first)
 		}
-		if len(vals) <= 3 || len(vals) <= 6 && !prose {
+		if vals <= 3 || vals <= 6 && !prose {
 			return false
 		}
 	}
-	return len(strings.Fields(plain)) >= 4
+	return hasFields(plain, 4)
+}
+
+// labelValue is labelOnly.FindStringSubmatch(s)[1] without the regexp
+// engine (isStatement runs on every block of every variant): the first
+// colon must follow one to 40 characters, and the value — what follows it
+// after any white space — must be one line.
+func labelValue(s string) (string, bool) {
+	i := strings.IndexByte(s, ':')
+	if i <= 0 || utf8.RuneCountInString(s[:i]) > 40 {
+		return "", false
+	}
+	v := strings.TrimLeft(s[i+1:], " \t\n\f\r") // \s
+	if strings.IndexByte(v, '\n') >= 0 {
+		return "", false
+	}
+	return v, true
+}
+
+// hasFields reports whether len(strings.Fields(s)) >= n, without
+// building the fields.
+func hasFields(s string, n int) bool {
+	count, in := 0, false
+	for _, r := range s {
+		if unicode.IsSpace(r) {
+			in = false
+		} else if !in {
+			in = true
+			if count++; count >= n {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -2,6 +2,7 @@ package debate
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/crucible-go/crucible/diff"
@@ -257,12 +258,21 @@ func writeStatement(b *strings.Builder, st Statement, variants []Participant) {
 		list(b, "Final concessions", st.Concessions)
 	}
 	b.WriteString("\n**Positions on diff points**:\n\n| Diff Point | Prefers | Confidence | Evidence |\n|---|---|---|---|\n")
+	// A row per point per statement: written piece by piece, not with
+	// fmt — "| point | Variant X[ (conceded)] | n% | evidence |".
 	for _, p := range st.Positions {
-		prefer := "Variant " + p.Prefer
+		b.WriteString("| ")
+		b.WriteString(p.Point)
+		b.WriteString(" | Variant ")
+		b.WriteString(p.Prefer)
 		if p.Concede {
-			prefer += " (conceded)"
+			b.WriteString(" (conceded)")
 		}
-		fmt.Fprintf(b, "| %s | %s | %d%% | %s |\n", p.Point, prefer, p.Confidence, cell(p.Evidence))
+		b.WriteString(" | ")
+		b.WriteString(strconv.Itoa(p.Confidence))
+		b.WriteString("% | ")
+		b.WriteString(cell(p.Evidence))
+		b.WriteString(" |\n")
 	}
 }
 
