@@ -3,6 +3,7 @@ package merge
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/crucible-go/crucible/internal/refs"
@@ -186,13 +187,14 @@ func NewPlan(in PlanInput, opts ...Option) (Plan, error) {
 		}
 	}
 
-	var rival, revised, facets, hollows, dropped []Rejection
+	var rival, revised, facets, hollows, tallies, dropped []Rejection
 	p.Changes, rival = dropRival(in, p.Changes)
 	p.Changes, revised = dropRevised(in, p.Changes)
 	p.Changes, facets = dropFacets(in, p.Changes)
 	p.Changes, hollows = dropHollow(in, p.Changes)
+	p.Changes, tallies = dropTallies(in, p.Changes)
 	p.Changes, dropped = settleCollisions(in, p.Changes)
-	dropped = append(append(append(append(rival, revised...), facets...), hollows...), dropped...)
+	dropped = slices.Concat(rival, revised, facets, hollows, tallies, dropped)
 	pruned := pruneAligned(in, p.Changes)
 	conflicts, amendments := resolveConflicts(in, p.Changes)
 	p.Amendments = amendments
