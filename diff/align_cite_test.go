@@ -82,17 +82,6 @@ func TestAlignSectionsByCitedHeadingID(t *testing.T) {
 		},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			docs := parseVariants(t, a, tt.b)
-			ts := alignSections(docs)
-			groups := alignedGroups(docs, ts)
-			for _, w := range tt.want {
-				assert.Contains(t, groups, w)
-			}
-			for _, s := range tt.alone {
-				assert.Contains(t, groups, s, "%s has a counterpart", s)
-			}
-			checkTopics(t, docs, ts)
-		})
+		t.Run(tt.name, func(t *testing.T) { checkAligned(t, []string{a, tt.b}, tt.want, tt.alone) })
 	}
 }

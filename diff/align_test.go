@@ -154,18 +154,7 @@ func TestAlignSections(t *testing.T) {
 		},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			docs := parseVariants(t, tt.srcs...)
-			ts := alignSections(docs)
-			groups := alignedGroups(docs, ts)
-			for _, w := range tt.want {
-				assert.Contains(t, groups, w)
-			}
-			for _, a := range tt.alone {
-				assert.Contains(t, groups, a, "%s has a counterpart", a)
-			}
-			checkTopics(t, docs, ts)
-		})
+		t.Run(tt.name, func(t *testing.T) { checkAligned(t, tt.srcs, tt.want, tt.alone) })
 	}
 }
 
@@ -363,4 +352,20 @@ func TestTitleTerms(t *testing.T) {
 		}
 	}
 	assert.Equal(t, len(want), found)
+}
+
+// checkAligned aligns the variants and checks that the groups want are
+// formed and that the sections alone have no counterpart.
+func checkAligned(t *testing.T, srcs, want, alone []string) {
+	t.Helper()
+	docs := parseVariants(t, srcs...)
+	ts := alignSections(docs)
+	groups := alignedGroups(docs, ts)
+	for _, w := range want {
+		assert.Contains(t, groups, w)
+	}
+	for _, a := range alone {
+		assert.Contains(t, groups, a, "%s has a counterpart", a)
+	}
+	checkTopics(t, docs, ts)
 }
