@@ -382,12 +382,12 @@ func warmDocuments(docs []*Document) (wait func()) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		for i, d := range docs {
+		for _, d := range docs {
 			if d.memo == nil {
 				continue // nowhere to keep the values
 			}
 			g.Go(func() error {
-				ExtractClaims(d, i)
+				sharedClaims(d)
 				docFieldRefs(d)
 				d.BlockIndicators()
 				return nil

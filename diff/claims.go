@@ -98,18 +98,21 @@ type Edge struct {
 // work. The slices inside each claim (Quantities, Edges) are shared with
 // that cache: treat them as read-only.
 func ExtractClaims(doc *Document, variant int) []Claim {
-	var base []Claim
-	if doc.memo == nil {
-		base = extractClaims(doc)
-	} else {
-		doc.memo.claimsOnce.Do(func() { doc.memo.claims = extractClaims(doc) })
-		base = doc.memo.claims
-	}
-	out := slices.Clone(base)
+	out := slices.Clone(sharedClaims(doc))
 	for i := range out {
 		out[i].Variant = variant
 	}
 	return out
+}
+
+// sharedClaims returns the document's claims as variant 0: the memoised
+// slice itself, which callers must not change.
+func sharedClaims(doc *Document) []Claim {
+	if doc.memo == nil {
+		return extractClaims(doc)
+	}
+	doc.memo.claimsOnce.Do(func() { doc.memo.claims = extractClaims(doc) })
+	return doc.memo.claims
 }
 
 func extractClaims(doc *Document) []Claim {
