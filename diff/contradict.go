@@ -382,6 +382,12 @@ func wordHash(w string) uint64 {
 		h ^= uint64(w[i])
 		h *= 1099511628211
 	}
+	return mix64(h)
+}
+
+// mix64 spreads the bits of h over the whole word (MurmurHash3's
+// finaliser).
+func mix64(h uint64) uint64 {
 	h ^= h >> 33
 	h *= 0xff51afd7ed558ccd
 	h ^= h >> 33

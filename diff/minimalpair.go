@@ -3,7 +3,6 @@ package diff
 import (
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/crucible-go/crucible/internal/words"
@@ -89,7 +88,7 @@ func detectMinimalPairs(in DetectInput) []Contradiction {
 				weighted = weighted[:0]
 				total := uint64(len(toks))
 				for j, t := range toks {
-					weighted = append(weighted, wordHash(t)*(wordHash(strconv.Itoa(j))|1))
+					weighted = append(weighted, wordHash(t)*(mix64(uint64(j)+1)|1)) // an odd weight per position
 					total += weighted[j]
 				}
 				for i := first + 1; i < len(toks); i++ {
