@@ -22,6 +22,14 @@ import (
 //   - a source subsection the base lacks is added after the subsection
 //     matching its previous sibling in the source (first, when none).
 //
+// One exception mirrors the facets rule (see facets.go): when the base
+// splits its items into repeated facets ("Objectives", "Work items",
+// "Milestone" under every phase) and the source covers the item in one
+// section without subsections, the source's text already states those
+// facets. Keeping the base's would state the item twice — two milestones,
+// two work lists — so such a facet is replaced by the source section as
+// a whole. A base subsection that is not a repeated facet is still kept.
+//
 // The plan states the outcome for each subsection ([Change.Subsections]),
 // so nothing disappears without a plan entry saying so.
 
@@ -34,6 +42,9 @@ const (
 	SubsectionKept     SubsectionFate = "kept"     // the base's, kept as it is
 	SubsectionReplaced SubsectionFate = "replaced" // the base's, replaced by the source's of the same title
 	SubsectionAdded    SubsectionFate = "added"    // the source's, added: the base has none like it
+	// SubsectionCovered: the base's, a facet it repeats under each item,
+	// replaced by the source section that covers the item as a whole.
+	SubsectionCovered SubsectionFate = "covered"
 )
 
 // Subsection is one direct subsection of a replace's target or source and
@@ -103,11 +114,14 @@ func subsectionPlan(base *diff.Document, t int, src *diff.Document, s int, align
 		st = append(st, src.Sections[k].Title)
 		first[i] = slices.Index(base.Sections[t].Children, aligned(k))
 	}
+	whole := coversItem(src, s)
 	var out []Subsection
 	for _, e := range mergeOrder(len(bt), pairWith(bt, st, first)) {
 		switch {
 		case e.base >= 0 && e.src >= 0:
 			out = append(out, Subsection{Base: bt[e.base], Source: st[e.src], Fate: SubsectionReplaced})
+		case e.base >= 0 && whole && repeatedHeading(base, base.Sections[t].Children[e.base]):
+			out = append(out, Subsection{Base: bt[e.base], Source: src.Sections[s].Title, Fate: SubsectionCovered})
 		case e.base >= 0:
 			out = append(out, Subsection{Base: bt[e.base], Fate: SubsectionKept})
 		default:
@@ -115,6 +129,12 @@ func subsectionPlan(base *diff.Document, t int, src *diff.Document, s int, align
 		}
 	}
 	return out
+}
+
+// coversItem reports whether section s covers its item as a whole: no
+// subsections, and own text long enough to state the item (facetWords).
+func coversItem(d *diff.Document, s int) bool {
+	return len(d.Sections[s].Children) == 0 && len(strings.Fields(d.Text(ownSpan(d, s)))) >= facetWords
 }
 
 // slot is one subsection of a merged subtree: a base one (base >= 0), a
@@ -183,6 +203,12 @@ func (r *run) graft(target, root *node, change int, subs []Subsection) {
 			}
 		}
 	}
+	covered := map[string]bool{}
+	for _, sub := range subs {
+		if sub.Fate == SubsectionCovered {
+			covered[sub.Base] = true
+		}
+	}
 	var kids []*node
 	for _, e := range mergeOrder(len(bt), pairWith(bt, st, first)) {
 		switch {
@@ -190,6 +216,8 @@ func (r *run) graft(target, root *node, change int, subs []Subsection) {
 			b := target.kids[e.base]
 			r.graft(b, root.kids[e.src], change, nil)
 			kids = append(kids, b)
+		case e.base >= 0 && covered[bt[e.base]]:
+			// stated by the source section as a whole (see above)
 		case e.base >= 0:
 			kids = append(kids, target.kids[e.base])
 		default:
@@ -213,9 +241,11 @@ func (r *run) graft(target, root *node, change int, subs []Subsection) {
 // describeSubsections words a replace's subsection plan for
 // refactor-plan.md.
 func describeSubsections(subs []Subsection) string {
-	var kept, replaced, added []string
+	var kept, replaced, added, covered []string
 	for _, s := range subs {
 		switch s.Fate {
+		case SubsectionCovered:
+			covered = append(covered, strconv.Quote(refs.StripNumber(s.Base)))
 		case SubsectionKept:
 			kept = append(kept, strconv.Quote(refs.StripNumber(s.Base)))
 		case SubsectionReplaced:
@@ -233,6 +263,9 @@ func describeSubsections(subs []Subsection) string {
 	}
 	if len(added) > 0 {
 		parts = append(parts, "added from the source: "+strings.Join(added, ", "))
+	}
+	if len(covered) > 0 {
+		parts = append(parts, "replaced by the source section as a whole, which covers the item without subsections (the base repeats these headings under each item): "+strings.Join(covered, ", "))
 	}
 	if len(parts) == 0 {
 		return ""

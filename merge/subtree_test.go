@@ -35,6 +35,61 @@ func TestNewPlanReplaceSaysWhatHappensToSubsections(t *testing.T) {
 	assert.NotContains(t, m.Output, "\nT.\n", "the replaced subsection takes the source's text")
 }
 
+// TestNewPlanReplaceByAFlatSectionCoversRepeatedFacets: a base that
+// splits each phase into the same facets ("Objectives", "Milestone"),
+// replaced by a variant's phase that states the whole item in one
+// section, loses those facets to the source (two milestones otherwise);
+// a subsection that is not a repeated facet stays, and a source too
+// short to cover the item keeps them all.
+func TestNewPlanReplaceByAFlatSectionCoversRepeatedFacets(t *testing.T) {
+	base := "# Plan\n\n## Phase 1\n\n### Objectives\n\nParse.\n\n### Milestone\n\nM1: parser done.\n\n" +
+		"## Phase 2\n\n### Objectives\n\nShip.\n\n### Milestone\n\nM2: shipped in week 3.\n\n### Rollback drill\n\nRun the drill twice.\n"
+	long := "**Milestone:** release candidate tagged. 1. Run the full suite of unit and integration tests. 2. Verify the latency " +
+		"target on the staging cluster with production-sized data. 3. Run lint and format. 4. Update the execution log and the " +
+		"operator runbook with the new flags. **Deliverables:** green suite, signed release notes, and a tagged build."
+	tests := []struct {
+		name string
+		body string
+		want []Subsection
+	}{
+		{"a flat section covering the item", long, []Subsection{
+			{Base: "Objectives", Source: "Phase 2", Fate: SubsectionCovered},
+			{Base: "Milestone", Source: "Phase 2", Fate: SubsectionCovered},
+			{Base: "Rollback drill", Fate: SubsectionKept},
+		}},
+		{"a section too short to cover it", "Ship it.", []Subsection{
+			{Base: "Objectives", Fate: SubsectionKept},
+			{Base: "Milestone", Fate: SubsectionKept},
+			{Base: "Rollback drill", Fate: SubsectionKept},
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := PlanInput{
+				Base:      Variant{Label: "A", Doc: mustParse(t, "a.md", base)},
+				Variants:  []Variant{{Label: "B", Doc: mustParse(t, "b.md", "# Plan\n\n## Phase 2\n\n"+tt.body+"\n")}},
+				Strengths: []Strength{{Variant: "B", Section: SectionRef{Title: "Phase 2"}}},
+			}
+			p, err := NewPlan(in, WithClock(fixedClock))
+			require.NoError(t, err)
+			require.Len(t, p.Changes, 1)
+			c := p.Changes[0]
+			require.Equal(t, Replace, c.Approach)
+			assert.Equal(t, tt.want, c.Subsections)
+			m := merge(t, in.Base.Doc, c)
+			assert.Contains(t, m.Output, "Run the drill twice.", "a subsection that is not a facet stays")
+			assert.Contains(t, m.Output, "M1: parser done.", "another phase keeps its facets")
+			if tt.want[0].Fate == SubsectionCovered {
+				assert.Contains(t, c.Integration, `replaced by the source section as a whole, which covers the item without subsections (the base repeats these headings under each item): "Objectives", "Milestone".`)
+				assert.NotContains(t, m.Output, "M2: shipped in week 3.", "one milestone for the phase: the source's")
+				assert.Contains(t, m.Output, "release candidate tagged")
+			} else {
+				assert.Contains(t, m.Output, "M2: shipped in week 3.")
+			}
+		})
+	}
+}
+
 func TestMergeOrder(t *testing.T) {
 	tests := []struct {
 		name  string
