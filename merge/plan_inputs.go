@@ -178,6 +178,9 @@ func resolveConflicts(in PlanInput, changes []Change) ([]Rejection, []Amendment)
 			}
 			var edited, removed []string
 			said, by := restatement(k, lose, *win)
+			if by == "" && movesRationale(lose, said) {
+				by = said.Variant // the winner's row: its rationale comes along
+			}
 			for _, i := range byVariant[lose.Variant] {
 				c := &changes[i]
 				if grams[i].bits == nil {
@@ -200,6 +203,8 @@ func resolveConflicts(in PlanInput, changes []Change) ([]Rejection, []Amendment)
 				why += fmt.Sprintf(" Change %s no longer carries the losing statement (it cannot be restated in its form).", strings.Join(removed, ", "))
 			}
 			switch {
+			case len(edited) > 0 && by == k.Winner:
+				why += fmt.Sprintf(" Change %s was edited to state it with its rationale, in the words of Variant %s.", strings.Join(edited, ", "), by)
 			case len(edited) > 0 && by != "":
 				why += fmt.Sprintf(" Change %s was edited to state it with its rationale, in the words of Variant %s, which gives the same value.", strings.Join(edited, ", "), by)
 			case len(edited) > 0:
@@ -265,6 +270,11 @@ func sameLabelFold(a, b ConflictValue) bool {
 func stateWinner(text string, lose, win ConflictValue) (string, bool) {
 	if lose.Text != "" && lose.Value == lose.Text {
 		return restate(text, lose.Text, win.Text)
+	}
+	if lose.Text != "" && strings.Contains(text, lose.Text) && strings.Contains(lose.Text, lose.Value) {
+		if row, ok := restateRow(lose, win); ok {
+			return strings.ReplaceAll(text, lose.Text, row), true
+		}
 	}
 	if lose.Text != "" && win.Text != "" && strings.Contains(text, lose.Text) && sameLabelFold(lose, win) {
 		// a labelled value and its rationale move together
