@@ -5,8 +5,9 @@ package adversarial
 // and measures what steps 4–5 made of it:
 //
 //   - conflicts kept: labelled contradictions between variants (certain
-//     ones) whose sides from two different variants both survive in the
-//     merged document — the merge stated both values;
+//     ones) whose sides from two different variants, giving different
+//     values, both survive in the merged document — the merge stated both
+//     values;
 //   - conflicts inside one variant whose two sides both survive, reported
 //     apart (the merge inherits them from the base more often than it
 //     creates them);
@@ -244,10 +245,22 @@ func evalMerge(t *testing.T, tr mergeTruth, drafts []Draft, res *Result) (mergeC
 		if x.Certainty == "probable" {
 			continue
 		}
+		// Two surviving sides that give different values are the conflict
+		// kept; sides that agree (two of three variants say LOW, the
+		// third MEDIUM) are not a conflict between themselves.
 		var kept []string
-		for _, s := range x.Sides {
-			if strings.Contains(merged, s.Quote) && !slices.Contains(kept, s.File) || x.Intra && strings.Contains(merged, s.Quote) {
-				kept = append(kept, s.File)
+		for i, a := range x.Sides {
+			if !strings.Contains(merged, a.Quote) {
+				continue
+			}
+			for _, b := range x.Sides[i+1:] {
+				if (x.Intra || a.File != b.File) && !sameSideValue(a.Value, b.Value) && strings.Contains(merged, b.Quote) {
+					kept = []string{a.File, b.File}
+					break
+				}
+			}
+			if kept != nil {
+				break
 			}
 		}
 		if len(kept) < 2 {
@@ -546,4 +559,11 @@ func restated(merged, quote, value, majority string) bool {
 		}
 	}
 	return false
+}
+
+// sameSideValue reports whether two sides of a labelled contradiction
+// give the same value, case and spacing aside.
+func sameSideValue(a, b string) bool {
+	norm := func(s string) string { return strings.ToLower(strings.Join(strings.Fields(s), " ")) }
+	return a != "" && norm(a) == norm(b)
 }

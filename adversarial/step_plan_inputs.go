@@ -47,12 +47,15 @@ func (x *run) planConflicts(a *diff.Analysis, d *debate.Result, base int) (confl
 	// The winner of a field disagreement, by the contradiction point it
 	// stands for: the point's other statements follow it.
 	decided := map[string]merge.ResolvedConflict{}
+	stated := map[string]map[string]string{} // by the same point: each variant's value as it gives it
 	pointAt := contradictionAt(a)
 	for _, f := range a.Fields {
 		k := merge.ResolvedConflict{Subject: f.Item + " / " + f.Field}
 		var lines []diff.Evidence
 		keys := map[string]string{} // variant → what its value is compared by
+		given := map[string]string{}
 		for _, v := range f.Values {
+			given[label(v.Variant)] = valueOf(v.Value, v.Class)
 			k.Values = append(k.Values, merge.ConflictValue{Variant: label(v.Variant), Value: valueOf(v.Value, v.Class), Text: v.Quote})
 			lines = append(lines, diff.Evidence{Variant: v.Variant, Line: v.Line})
 			keys[label(v.Variant)] = v.Class
@@ -77,13 +80,13 @@ func (x *run) planConflicts(a *diff.Analysis, d *debate.Result, base int) (confl
 				// into another's statement
 				for _, q := range a.ByCategory(diff.CategoryContradiction) {
 					if _, taken := decided[q.ID]; !taken && len(q.Evidence) > 0 && evidenceAmong(q.Evidence, lines) {
-						decided[q.ID] = k
+						decided[q.ID], stated[q.ID] = k, given
 					}
 				}
 			}
 		}
 		if stands {
-			decided[p.ID] = k
+			decided[p.ID], stated[p.ID] = k, given
 			byValue[p.ID] = true
 		}
 		// A value of the winner's class agrees with it however it is
@@ -127,8 +130,10 @@ func (x *run) planConflicts(a *diff.Analysis, d *debate.Result, base int) (confl
 		if len(k.Values) < 2 {
 			continue
 		}
+		var given map[string]string // each variant's value of the field decided, if one decided it
 		if f, ok := decided[p.ID]; ok && slices.ContainsFunc(k.Values, func(v merge.ConflictValue) bool { return v.Variant == f.Winner }) {
 			k.Winner, k.Rule = f.Winner, f.Rule+", as for "+f.Subject
+			given = stated[p.ID]
 		} else {
 			k.Winner, k.Rule = x.conflictWinner(d, k, base, nil)
 		}
@@ -142,6 +147,20 @@ func (x *run) planConflicts(a *diff.Analysis, d *debate.Result, base int) (confl
 			v := merge.ConflictValue{Variant: label(e.Variant), Value: e.Quote, Text: e.Quote}
 			if !slices.Contains(k.Values, v) {
 				k.Values = append(k.Values, v)
+			}
+		}
+		// The statement of a variant that gives the field's winning value
+		// in a form of its own ("**Verdict**: OVERSTATED. …" beside the
+		// winner's table row "… | Overstated |") agrees with the winner: it
+		// is not a value to remove. One that gives another value of the
+		// winner's class ("PARTIALLY_CONFIRMED" for "ACCURATE with
+		// correction") is still restated, so that the document words the
+		// verdict one way.
+		if won := given[k.Winner]; won != "" {
+			for i, v := range k.Values {
+				if v.Variant != k.Winner && strings.EqualFold(given[v.Variant], won) {
+					k.Values[i].Value = winnerValue(k)
+				}
 			}
 		}
 		out = append(out, k)
@@ -402,6 +421,16 @@ func (x *run) revisionMark(i int) string {
 	}
 	if m := revisionMarker.FindString(d.Name); m != "" {
 		return fmt.Sprintf("its name says %q", m)
+	}
+	return ""
+}
+
+// winnerValue returns the winner's value of a resolved conflict.
+func winnerValue(k merge.ResolvedConflict) string {
+	for _, v := range k.Values {
+		if v.Variant == k.Winner {
+			return v.Value
+		}
 	}
 	return ""
 }

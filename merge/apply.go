@@ -311,6 +311,9 @@ func increment(n string) string {
 // graft).
 func (r *run) splice(c Change, target, parent, root *node) error {
 	if c.Approach == Replace || c.Approach == Restructure {
+		if c.Heading != "" {
+			retitle(target, c)
+		}
 		r.graft(target, root, c.Number, c.Subsections)
 		return nil
 	}
@@ -456,4 +459,16 @@ func levelNote(from, to int) string {
 		return fmt.Sprintf("headings kept at their levels (root H%d)", to)
 	}
 	return fmt.Sprintf("headings re-levelled by %+d (root H%d → H%d)", to-from, from, to)
+}
+
+// retitle gives a replace's target the heading the plan chose
+// (Change.Heading), written as the source writes its title — code spans
+// and emphasis kept.
+func retitle(target *node, c Change) {
+	heading := c.Heading
+	first, _, _ := strings.Cut(c.Source.Text, "\n")
+	if raw, ok := replacedTitle(atxText(target.heading), atxText(first)); ok {
+		heading = raw
+	}
+	target.heading, target.title = atxHeading(target.level, heading), c.Heading
 }

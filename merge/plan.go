@@ -339,6 +339,7 @@ func planChange(in PlanInput, v Variant, sec int, target SectionRef, approach Ap
 	}
 	if approach == Replace {
 		c.Subsections = subsectionPlan(base, t, v.Doc, sec, alignedIn(in, v))
+		c.Heading, _ = replacedTitle(base.Sections[t].Title, src.Title)
 	}
 	c.Integration, c.Impact, c.Rollback = describe(c, level, v.Ref(), bv.Ref())
 	c.Risk = riskOf(approach, c.Target)

@@ -76,6 +76,7 @@ func settleCollisions(in PlanInput, changes []Change) ([]Change, []Rejection) {
 		x.add(c, len(kept))
 		kept = append(kept, c)
 	}
+	leaveSubsections(in, kept, rewritten)
 	// numbers changed: re-word what quotes them
 	for i := range kept {
 		c := &kept[i]
@@ -197,4 +198,71 @@ func (x *keptIndex) repeatsTitle(in PlanInput, c Change, kept []Change) (string,
 		return fmt.Sprintf("Change #%d already puts a section of this title there", kept[i].Number), true
 	}
 	return "", false
+}
+
+// leaveSubsections keeps out of a replace's subtree the base subsections
+// another change rewrites, and the source subsections another change adds
+// there in its own words (a replace of "Finding Accuracy" would otherwise
+// lay its "Delta 2.6" over the one an append brought, whose variant won
+// that point): a replace of "Summary" would otherwise replace
+// its subsection "Critical issues" again, after the change that won that
+// subsection's own point rewrote it, and silently undo it. The base
+// subsection is left to that change and the source's counterpart is not
+// brought (one topic, one section); the plan says so.
+func leaveSubsections(in PlanInput, kept []Change, rewritten map[int]int) {
+	// the sections appends and inserts bring, by the base section they go
+	// under (-1: the top level)
+	type brought struct {
+		title  string
+		change int
+	}
+	under := map[int][]brought{}
+	for _, c := range kept {
+		t, ok := locate(in.Base.Doc, c.Target)
+		switch {
+		case !ok || c.Target.IsZero():
+			continue
+		case c.Approach == Append:
+			t = in.Base.Doc.Sections[t].Parent
+		case c.Approach != Insert:
+			continue
+		}
+		under[t] = append(under[t], brought{c.Title, c.Number})
+	}
+	for i := range kept {
+		c := &kept[i]
+		if c.Approach != Replace || len(c.Subsections) == 0 {
+			continue
+		}
+		t, ok := locate(in.Base.Doc, c.Target)
+		if !ok {
+			continue
+		}
+		for j := range c.Subsections {
+			sub := &c.Subsections[j]
+			if sub.Fate == SubsectionAdded {
+				for _, b := range under[t] {
+					if b.change != c.Number && sameHeading(sub.Source, b.title) {
+						sub.Fate, sub.Change = SubsectionLeft, b.change
+						break
+					}
+				}
+				continue
+			}
+			if sub.Fate != SubsectionReplaced && sub.Fate != SubsectionCovered {
+				continue
+			}
+			for _, k := range in.Base.Doc.Sections[t].Children {
+				if in.Base.Doc.Sections[k].Title != sub.Base {
+					continue
+				}
+				if n, ok := rewritten[k]; ok && n != c.Number {
+					if sub.Fate == SubsectionCovered {
+						sub.Source = ""
+					}
+					sub.Fate, sub.Change = SubsectionKept, n
+				}
+			}
+		}
+	}
 }

@@ -18,6 +18,9 @@ func describe(c Change, level int, src, base VariantRef) (integration, impact, r
 	switch c.Approach {
 	case Replace:
 		integration = fmt.Sprintf("The text under the heading of %s is replaced by %s's %s; the base heading stays.", t, src.String(), c.Source.Section)
+		if c.Heading != "" {
+			integration = fmt.Sprintf("The text under the heading of %s is replaced by %s's %s, and the heading becomes %q: the base's title describes the text replaced.", t, src.String(), c.Source.Section, c.Heading)
+		}
 		if subs := describeSubsections(c.Subsections); subs != "" {
 			integration += " Subsections " + subs
 		}

@@ -228,11 +228,15 @@ type Change struct {
 	// subsection of the target and of the source: kept, replaced by the
 	// source's of the same title, or added (see [Subsection]).
 	Subsections []Subsection `json:"subsections,omitempty"`
-	Rationale   Rationale    `json:"rationale"`
-	Integration string       `json:"integration"` // where and how, in words
-	Risk        Risk         `json:"risk"`
-	Impact      string       `json:"impact"`   // if the change fails
-	Rollback    string       `json:"rollback"` // how to undo it
+	// Heading is, for a replace whose source titles the text otherwise,
+	// the title the target's heading takes (see replacedTitle); empty when
+	// the base's heading stays.
+	Heading     string    `json:"heading,omitempty"`
+	Rationale   Rationale `json:"rationale"`
+	Integration string    `json:"integration"` // where and how, in words
+	Risk        Risk      `json:"risk"`
+	Impact      string    `json:"impact"`   // if the change fails
+	Rollback    string    `json:"rollback"` // how to undo it
 }
 
 // Weakness is a point the base lost in the debate.

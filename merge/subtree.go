@@ -1,6 +1,7 @@
 package merge
 
 import (
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -45,6 +46,9 @@ const (
 	// SubsectionCovered: the base's, a facet it repeats under each item,
 	// replaced by the source section that covers the item as a whole.
 	SubsectionCovered SubsectionFate = "covered"
+	// SubsectionLeft: the source's, not brought — another change of the
+	// plan (Subsection.Change) adds a section on the same topic there.
+	SubsectionLeft SubsectionFate = "left"
 )
 
 // Subsection is one direct subsection of a replace's target or source and
@@ -53,6 +57,10 @@ type Subsection struct {
 	Base   string         `json:"base,omitempty"`   // the base heading, empty when added
 	Source string         `json:"source,omitempty"` // the source heading, empty when kept
 	Fate   SubsectionFate `json:"fate"`
+	// Change, on a kept base subsection, is the other change of the plan
+	// that rewrites it; the source's counterpart (Source) is then not
+	// brought, since one topic has one section.
+	Change int `json:"change,omitempty"`
 }
 
 // sameHeading reports whether two heading titles name the same
@@ -187,7 +195,19 @@ func (r *run) graft(target, root *node, change int, subs []Subsection) {
 	bt := make([]string, len(target.kids))
 	for i, k := range target.kids {
 		bt[i] = k.title
+		if k.origin >= 0 && r.in.Base != nil && k.origin < len(r.in.Base.Sections) {
+			bt[i] = r.in.Base.Sections[k.origin].Title // as the plan names it, whatever another change retitled it to
+		}
 	}
+	// the source subsections another change brings in its own words
+	// are not brought (see SubsectionLeft)
+	var srcKids []*node
+	for _, k := range root.kids {
+		if !slices.ContainsFunc(subs, func(s Subsection) bool { return s.Fate == SubsectionLeft && s.Source == k.title }) {
+			srcKids = append(srcKids, k)
+		}
+	}
+	root.kids = srcKids
 	st := make([]string, len(root.kids))
 	for i, k := range root.kids {
 		st[i] = k.title
@@ -204,14 +224,25 @@ func (r *run) graft(target, root *node, change int, subs []Subsection) {
 		}
 	}
 	covered := map[string]bool{}
+	leftOut := map[string]bool{} // source subsections whose counterpart another change rewrites
 	for _, sub := range subs {
-		if sub.Fate == SubsectionCovered {
+		switch {
+		case sub.Fate == SubsectionCovered:
 			covered[sub.Base] = true
+		case sub.Fate == SubsectionKept && sub.Change > 0 && sub.Source != "":
+			leftOut[sub.Source] = true
+			for i, t := range st {
+				if t == sub.Source {
+					first[i] = slices.Index(bt, sub.Base) // paired, to keep the base's
+				}
+			}
 		}
 	}
 	var kids []*node
 	for _, e := range mergeOrder(len(bt), pairWith(bt, st, first)) {
 		switch {
+		case e.base >= 0 && e.src >= 0 && leftOut[st[e.src]]:
+			kids = append(kids, target.kids[e.base]) // another change rewrites it
 		case e.base >= 0 && e.src >= 0:
 			b := target.kids[e.base]
 			r.graft(b, root.kids[e.src], change, nil)
@@ -241,17 +272,27 @@ func (r *run) graft(target, root *node, change int, subs []Subsection) {
 // describeSubsections words a replace's subsection plan for
 // refactor-plan.md.
 func describeSubsections(subs []Subsection) string {
-	var kept, replaced, added, covered []string
+	var kept, replaced, added, covered, left []string
 	for _, s := range subs {
 		switch s.Fate {
 		case SubsectionCovered:
 			covered = append(covered, strconv.Quote(refs.StripNumber(s.Base)))
 		case SubsectionKept:
+			if s.Change > 0 {
+				left = append(left, fmt.Sprintf("%q (Change #%d rewrites it", refs.StripNumber(s.Base), s.Change))
+				if s.Source != "" {
+					left[len(left)-1] += fmt.Sprintf("; the source's %q is not brought", refs.StripNumber(s.Source))
+				}
+				left[len(left)-1] += ")"
+				continue
+			}
 			kept = append(kept, strconv.Quote(refs.StripNumber(s.Base)))
 		case SubsectionReplaced:
 			replaced = append(replaced, strconv.Quote(refs.StripNumber(s.Base)))
 		case SubsectionAdded:
 			added = append(added, strconv.Quote(refs.StripNumber(s.Source)))
+		case SubsectionLeft:
+			left = append(left, fmt.Sprintf("the source's %q (Change #%d brings this topic)", refs.StripNumber(s.Source), s.Change))
 		}
 	}
 	var parts []string
@@ -263,6 +304,9 @@ func describeSubsections(subs []Subsection) string {
 	}
 	if len(added) > 0 {
 		parts = append(parts, "added from the source: "+strings.Join(added, ", "))
+	}
+	if len(left) > 0 {
+		parts = append(parts, "left to another change: "+strings.Join(left, ", "))
 	}
 	if len(covered) > 0 {
 		parts = append(parts, "replaced by the source section as a whole, which covers the item without subsections (the base repeats these headings under each item): "+strings.Join(covered, ", "))

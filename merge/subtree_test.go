@@ -1,6 +1,7 @@
 package merge
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -106,4 +107,45 @@ func TestMergeOrder(t *testing.T) {
 			assert.Equal(t, tt.want, mergeOrder(tt.nBase, tt.pair))
 		})
 	}
+}
+
+// TestNewPlanReplaceLeavesWhatOtherChangesBring: a replace of a parent
+// does not undo the change that rewrote one of its subsections, nor lay
+// its own copy of a section another change adds there; the plan says
+// which change has each, and the merged document holds that change's
+// text once.
+func TestNewPlanReplaceLeavesWhatOtherChangesBring(t *testing.T) {
+	base := mustParse(t, "a.md", "# S\n\n## Summary\n\nBase summary.\n\n### Critical issues\n\nBase issues.\n\n### Counts\n\nThree.\n")
+	in := PlanInput{
+		Base: Variant{Label: "A", Doc: base},
+		Variants: []Variant{
+			{Label: "B", Doc: mustParse(t, "b.md", "# S\n\n## Critical issues\n\nB issues, the debate's choice.\n\n## Warm-up\n\nB warms the cache.\n")},
+			{Label: "C", Doc: mustParse(t, "c.md", "# S\n\n## Summary\n\nC summary.\n\n### Critical issues\n\nC issues.\n\n### Warm-up\n\nC warms up.\n")},
+		},
+		Strengths: []Strength{
+			{Variant: "B", Section: SectionRef{Title: "Critical issues"}},
+			{Variant: "B", Section: SectionRef{Title: "Warm-up"}, Target: SectionRef{Title: "Summary"}, Approach: Insert},
+			{Variant: "C", Section: SectionRef{Title: "Summary"}},
+		},
+	}
+	p, err := NewPlan(in, WithClock(fixedClock))
+	require.NoError(t, err)
+	require.Len(t, p.Changes, 3)
+	summary := p.Changes[2]
+	require.Equal(t, Replace, summary.Approach)
+	assert.Equal(t, []Subsection{
+		{Base: "Critical issues", Source: "Critical issues", Fate: SubsectionKept, Change: 1},
+		{Source: "Warm-up", Fate: SubsectionLeft, Change: 2},
+		{Base: "Counts", Fate: SubsectionKept},
+	}, summary.Subsections)
+	assert.Contains(t, summary.Integration, `left to another change: "Critical issues" (Change #1 rewrites it; the source's "Critical issues" is not brought), the source's "Warm-up" (Change #2 brings this topic)`)
+
+	m := merge(t, base, p.Changes...)
+	assert.Contains(t, m.Output, "B issues, the debate's choice.")
+	assert.Contains(t, m.Output, "B warms the cache.")
+	assert.Contains(t, m.Output, "C summary.")
+	for _, gone := range []string{"C issues.", "C warms up.", "Base issues."} {
+		assert.NotContains(t, m.Output, gone)
+	}
+	assert.Equal(t, 1, strings.Count(m.Output, "Warm-up\n"), "one section per topic")
 }

@@ -1,0 +1,58 @@
+package merge
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/crucible-go/crucible/internal/refs"
+	"github.com/crucible-go/crucible/internal/words"
+)
+
+// A replace keeps the base's heading, its number and its place, but the
+// heading's words may describe the text replaced rather than the text
+// that now stands under it: "Bug 1 Fix: Agent Mismatch Guard" over a
+// variant's fix that restores the agents instead, "Delta 2.1 — Finding is
+// accurate" over another reviewer's verdict. So a replace takes the
+// source's title where the two titles differ:
+//
+//   - titles that say nearly the same (a word overlap of refs.SameTitle)
+//     keep the base's;
+//   - titles that open with an item label of the same kind ("Phase 6." and
+//     "Phase 5:", "Bug 1 Fix:" and "Bug 1:") take the source's title under
+//     the base's label: the base numbers its items, and its Phase 6 is the
+//     source's Phase 5;
+//   - titles without labels take the source's;
+//   - labels of different kinds ("C-1" against "SOL-D", "Bug 2" against
+//     "Fix 2") or on one side only keep the base's heading: the variants
+//     name their items differently, and the source's name would not fit
+//     the base's list.
+//
+// The base's section number ("3.1") stays in every case.
+
+// itemLabelRE is an item label opening a title: a word and a number or
+// letter id ("Phase 6", "Delta 2.5", "NR-7", "SOL-D", "OV-4"), or a
+// section sign or capitals glued to a number ("§4.4", "SS4.4"). Its
+// first or fourth group is the label's kind.
+var itemLabelRE = regexp.MustCompile(`^(?:([A-Za-z]+)(?: (\d+(?:\.\d+)*[a-z]?)|-(\d+(?:\.\d+)*|[A-Z]{1,3}))|(§|[A-Z]{1,3})\d+(?:\.\d+)*)\b`)
+
+// labelKind returns the kind of an item label matched by itemLabelRE.
+func labelKind(m []string) string { return m[1] + m[4] }
+
+// replacedTitle returns the title a replace's target takes, given the
+// base's title (its section number included) and the source's; false
+// when the base's stays.
+func replacedTitle(base, src string) (string, bool) {
+	b, s := refs.StripNumber(base), strings.TrimSpace(refs.StripNumber(src))
+	if s == "" || normTitle(b) == normTitle(s) || words.NewSet(b).Dice(words.NewSet(s)) >= refs.SameTitle {
+		return "", false
+	}
+	prefix := base[:len(base)-len(b)]
+	bl, sl := itemLabelRE.FindStringSubmatch(b), itemLabelRE.FindStringSubmatch(s)
+	switch {
+	case bl == nil && sl == nil:
+		return prefix + s, true
+	case bl == nil || sl == nil || !strings.EqualFold(labelKind(bl), labelKind(sl)):
+		return "", false
+	}
+	return prefix + bl[0] + s[len(sl[0]):], true
+}
