@@ -84,7 +84,7 @@ func TestSectionMergerApproaches(t *testing.T) {
 	}{
 		{"replace keeps the heading and the base subsections the source lacks",
 			[]Change{change(1, Replace, SectionRef{Number: "2"}, "## Storage v2\n\nUse a log.\n\n### 7.1 Compaction\n\nNightly.\n")},
-			[]string{"# Service [base]", "## 1. Overview [base]", "## 2. Storage [B 9 #1]", "### 2.1 Compaction [B 7.1 #1]", "### 2.2 Schema [modified]", "## 3. Operations [base]"}},
+			[]string{"# Service [base]", "## 1. Overview [base]", "## 2. Storage [B 9 #1]", "### 2.1 Schema [base]", "### 2.2 Compaction [B 7.1 #1]", "## 3. Operations [base]"}},
 		{"replace replaces a subsection the source also has, keeping its base heading",
 			[]Change{change(1, Replace, SectionRef{Number: "2"}, "## Storage\n\nUse a log.\n\n### 7.1 Schema\n\nOne table.\n\n### 7.2 Compaction\n\nNightly.\n")},
 			[]string{"# Service [base]", "## 1. Overview [base]", "## 2. Storage [B 9 #1]", "### 2.1 Schema [B 7.1 #1]", "### 2.2 Compaction [B 7.2 #1]", "## 3. Operations [base]"}},

@@ -149,37 +149,34 @@ func coversItem(d *diff.Document, s int) bool {
 // source one (src >= 0), or both when they pair.
 type slot struct{ base, src int }
 
-// mergeOrder lays out nBase base subsections and the source subsections
-// paired by pair: base subsections stay in their order; an unpaired
-// source subsection follows the slot of its previous source sibling, or
-// opens the list.
+// mergeOrder lays out the subsections of a replaced subtree: the
+// source's section replaces the base's, so its subsections come in the
+// source's order (a review's "Delta 2.1" … "Delta 2.11", where the base
+// grouped them by verdict); a base subsection the source lacks follows
+// the base subsection it followed, or opens the list, or closes it if it
+// closed the base's. pair[i] is the base
+// index paired with source subsection i, -1 for none.
 func mergeOrder(nBase int, pair []int) []slot {
 	out := make([]slot, 0, nBase+len(pair))
-	paired := make([]int, nBase) // base → src, -1
-	for j := range paired {
-		paired[j] = -1
-	}
+	paired := make([]bool, nBase)
 	for i, j := range pair {
+		out = append(out, slot{base: j, src: i})
 		if j >= 0 {
-			paired[j] = i
+			paired[j] = true
 		}
 	}
 	for j := range nBase {
-		out = append(out, slot{base: j, src: paired[j]})
-	}
-	after := -1 // index in out of the previous source subsection
-	for i, j := range pair {
-		if j >= 0 {
-			for k, e := range out {
-				if e.base == j {
-					after = k
-				}
-			}
+		if paired[j] {
 			continue
 		}
-		at := after + 1
-		out = append(out[:at], append([]slot{{base: -1, src: i}}, out[at:]...)...)
-		after = at
+		at := 0
+		switch {
+		case j == nBase-1 && j > 0:
+			at = len(out) // a closing subsection (a summary of the items) still closes the list
+		case j > 0:
+			at = slices.IndexFunc(out, func(e slot) bool { return e.base == j-1 }) + 1
+		}
+		out = slices.Insert(out, at, slot{base: j, src: -1})
 	}
 	return out
 }

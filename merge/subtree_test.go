@@ -24,7 +24,7 @@ func TestNewPlanReplaceSaysWhatHappensToSubsections(t *testing.T) {
 		{Source: "Indexes", Fate: SubsectionAdded},
 		{Base: "1.1 Schema", Source: "Schema", Fate: SubsectionReplaced},
 		{Source: "Eviction", Fate: SubsectionAdded},
-		{Base: "1.2 Constants", Fate: SubsectionKept},
+		{Base: "1.2 Constants", Fate: SubsectionKept}, // it closed the base's list
 	}, c.Subsections)
 	assert.Contains(t, c.Integration, `Subsections kept as they are: "Constants"; replaced by the source's of the same title: "Schema"; added from the source: "Indexes", "Eviction".`)
 	checkJSONRoundTrip(t, p)
@@ -99,8 +99,9 @@ func TestMergeOrder(t *testing.T) {
 		want  []slot
 	}{
 		{"no source subsections", 2, nil, []slot{{0, -1}, {1, -1}}},
-		{"only new ones keep their order", 1, []int{-1, -1}, []slot{{-1, 0}, {-1, 1}, {0, -1}}},
-		{"a new one follows its previous sibling's match", 3, []int{1, -1, 0}, []slot{{0, 2}, {1, 0}, {-1, 1}, {2, -1}}},
+		{"a lone base subsection opens the list", 1, []int{-1, -1}, []slot{{0, -1}, {-1, 0}, {-1, 1}}},
+		{"the source's order; a closing base subsection still closes", 3, []int{1, -1, 0}, []slot{{1, 0}, {-1, 1}, {0, 2}, {2, -1}}},
+		{"a base subsection the source lacks follows the one it followed", 3, []int{2, 0}, []slot{{2, 0}, {0, 1}, {1, -1}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
