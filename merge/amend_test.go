@@ -66,6 +66,8 @@ func TestRestate(t *testing.T) {
 		{"a list item removed with its marker", "- keep\n- Retries: 5\n- also\n", "Retries: 5", "| retries | 3 |", "- keep\n- also\n"},
 		{"a sentence inside a paragraph removed", "First. Retries: 5. Last.\n", "Retries: 5.", "| retries | 3 |", "First. Last.\n"},
 		{"absent: nothing to do", "Nothing here.\n", "Retries: 5.", "x", "Nothing here.\n"},
+		{"a paragraph between blank lines takes one of them along", "Evidence.\n\n**Verdict**: CONFIRMED.\n\n---\n", "**Verdict**: CONFIRMED.", "| x | y |", "Evidence.\n\n---\n"},
+		{"a paragraph opening the text", "**Verdict**: CONFIRMED.\n\nEvidence.\n", "**Verdict**: CONFIRMED.", "| x | y |", "Evidence.\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

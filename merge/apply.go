@@ -340,14 +340,13 @@ func (r *run) splice(c Change, target, parent, root *node) error {
 		}
 		root.anchor = target
 	}
-	prev := r.tree.pre
+	lead, ok := leadFor(r.tree.pre)
 	switch {
 	case at > 0:
-		prev = sibs[at-1].last().own
+		lead, ok = leadAfter(sibs[at-1].last().own)
 	case parent != nil:
-		prev = parent.own
+		lead, ok = leadAfter(parent.own)
 	}
-	lead, ok := leadFor(prev)
 	if !ok {
 		return fmt.Errorf("the text before the insertion point ends inside an open code block")
 	}

@@ -35,3 +35,12 @@ func TestDocumentFrame(t *testing.T) {
 	assert.Contains(t, plain.Output, "# Caching — Architect Perspective\n<!-- Source: Base (original) -->", "nothing merged in: the base's title stays")
 	assert.True(t, strings.HasPrefix(plain.Output, "---\n"))
 }
+
+// TestProvenanceHeaderBeforeABlankLine: a base that opens with blank
+// lines gets the header, one blank line, then its first heading.
+func TestProvenanceHeaderBeforeABlankLine(t *testing.T) {
+	base := mustParse(t, "a.md", "\n\n# Caching\n\n## Intro\n\nx\n")
+	m := merge(t, base, change(1, Append, SectionRef{Title: "Intro"}, "## Security\n\ny\n"))
+	assert.Contains(t, m.Output, " -->\n\n# Caching\n")
+	assert.NotContains(t, m.Output, "\n\n\n")
+}

@@ -315,7 +315,11 @@ func restate(text, lose, win string) (string, bool) {
 	}
 	if strings.TrimSpace(text[lineStart:at]) == "" || isListMarker(strings.TrimSpace(text[lineStart:at])) {
 		if strings.TrimSpace(text[at+len(lose):lineEnd]) == "" {
-			return text[:lineStart] + text[lineEnd:], true
+			before, after := text[:lineStart], text[lineEnd:]
+			if (before == "" || strings.HasSuffix(before, "\n\n")) && strings.HasPrefix(after, "\n") {
+				after = after[1:] // the line stood between blank lines: one of them goes with it
+			}
+			return before + after, true
 		}
 	}
 	end := at + len(lose)

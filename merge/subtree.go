@@ -259,7 +259,7 @@ func (r *run) graft(target, root *node, change int, subs []Subsection) {
 	// before; give it a blank line where that text does not end with one
 	prev := target.own
 	for _, k := range kids {
-		if lead, ok := leadFor(prev); ok && k.lead == "" {
+		if lead, ok := leadAfter(prev); ok && k.lead == "" {
 			k.lead = lead
 		}
 		prev = k.last().own

@@ -106,10 +106,14 @@ func (t *tree) render(tags bool, h string) string {
 	var b strings.Builder
 	b.Grow(len(t.pre) + 4096)
 	b.WriteString(t.front)
+	pre := t.pre
 	if tags {
 		b.WriteString(h)
+		if strings.HasSuffix(h, "\n\n") {
+			pre = strings.TrimLeft(pre, "\n") // the header already ends with a blank line
+		}
 	}
-	b.WriteString(t.pre)
+	b.WriteString(pre)
 	for _, n := range t.roots {
 		n.render(&b, tags)
 	}
@@ -244,6 +248,16 @@ func headingFollowsParsed(text string) bool {
 	}
 	s := d.Sections[len(d.Sections)-1]
 	return s.Title == sentinel && s.Line == strings.Count(text, "\n")+3
+}
+
+// leadAfter is leadFor for a section's own text, which always follows
+// its heading's line: own text that is only a blank line already ends
+// with one.
+func leadAfter(own string) (string, bool) {
+	if own == "" {
+		return leadFor(own)
+	}
+	return leadFor("\n" + own)
 }
 
 // leadFor returns what must come between text and a new heading after
