@@ -273,7 +273,7 @@ func writeValidation(b *strings.Builder, v Validation) {
 		fmt.Fprintf(b, "  - %s (line %d, %s)%s\n", mdCode(br.Text), br.Line, br.Kind, reason)
 	}
 	inBase.write(b, "present in the base already")
-	inSource.write(b, "broken already in the variant the text came from")
+	inSource.write(b, "broken already in the variant the text came from, or cited the same way by the base")
 	if len(r.Rewritten) > 0 {
 		fmt.Fprintf(b, "- **Rewritten to the merged numbering:** %d\n", len(r.Rewritten))
 		for _, w := range r.Rewritten {

@@ -94,9 +94,9 @@ type BrokenRef struct {
 	Line   int       `json:"line"`
 	InBase bool      `json:"in_base,omitempty"` // broken in the base too, in base text
 	// InSource is set for a reference in incorporated text that was
-	// broken in the variant the text came from (most often it names a
-	// section of the document the variants discuss): the merge did not
-	// break it.
+	// broken in the variant the text came from, or that the base has
+	// broken the same way (most often it names a section of the document
+	// the variants discuss): the merge did not break it.
 	InSource bool `json:"in_source,omitempty"`
 	// Reason says why a reference that resolves is still broken: it was
 	// written against a variant's numbering and names a section the merge
@@ -287,7 +287,10 @@ func checkReferences(merged *diff.Document, in Input, nodes []*node, rewritten [
 		key := string(r.Kind) + "|" + r.Target
 		b := BrokenRef{Kind: r.Kind, Text: r.Text, Target: r.Target, Line: r.Line,
 			InBase: known[key] && inBaseText(r.Span.Start)}
-		b.InSource = !b.InBase && inSource(r.Span.Start, key)
+		// incorporated text may carry another variant's words (a
+		// rationale moved with its value): a reference the base has broken
+		// the same way names what the base cites outside itself too
+		b.InSource = !b.InBase && (inSource(r.Span.Start, key) || known[key])
 		if !b.InBase && !b.InSource {
 			c.Passed = false
 		}

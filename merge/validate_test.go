@@ -94,7 +94,7 @@ func TestReferencesBrokenInTheirSource(t *testing.T) {
 	assert.True(t, byTarget["5.3"].InSource, "§5.3 was broken in variant B already")
 	assert.False(t, byTarget["4"].InSource, "§4 resolved in variant B; the merge did not bring it")
 	assert.False(t, r.Passed)
-	assert.Contains(t, m.Log.Markdown(), "  - broken already in the variant the text came from (1): `§5.3`\n")
+	assert.Contains(t, m.Log.Markdown(), "  - broken already in the variant the text came from, or cited the same way by the base (1): `§5.3`\n")
 
 	// without the one the merge broke, the check passes
 	m, err = NewSectionMerger(WithClock(fixedClock)).Merge(context.Background(), Input{
@@ -103,6 +103,20 @@ func TestReferencesBrokenInTheirSource(t *testing.T) {
 	})
 	require.NoError(t, err)
 	assert.True(t, m.Log.Validation.References.Passed, "%+v", m.Log.Validation.References)
+
+	// incorporated text in another variant's words (a rationale moved
+	// with its value) citing what the base cites outside itself too
+	cites := mustParse(t, "a.md", "# T\n\n## 1. A\n\nAs the spec's §9.1 says.\n\n## 2. B\n\ny\n")
+	m, err = NewSectionMerger(WithClock(fixedClock)).Merge(context.Background(), Input{
+		Base: cites, Variants: []*diff.Document{variant},
+		Plan: planOf(cites, change(1, Append, SectionRef{Number: "2"}, "## Gates\n\nOnly a file added to §9.1.\n")),
+	})
+	require.NoError(t, err)
+	r = m.Log.Validation.References
+	require.Len(t, r.Broken, 2, "%+v", r.Broken)
+	assert.True(t, r.Broken[0].InBase)
+	assert.True(t, r.Broken[1].InSource, "the base cites §9.1 the same way")
+	assert.True(t, r.Passed)
 }
 
 func TestRescan(t *testing.T) {

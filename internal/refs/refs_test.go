@@ -313,3 +313,17 @@ func TestSeriesHeadingsTakeNoOutlineNumber(t *testing.T) {
 	}
 	assert.Equal(t, map[string]bool{"2.5": false, "3.1": true}, got)
 }
+
+// TestHeadingNumbersOutsideTheOutline: a heading whose number does not
+// extend its numbered parent's ("4.4 MAJOR_REWRITE Assessment" under "3.
+// Spec Update Language") names a section of the reviewed document, so a
+// "§4.4" in the text cites that and stays unresolved; numbers that nest,
+// or that stand under no numbered heading, still resolve.
+func TestHeadingNumbersOutsideTheOutline(t *testing.T) {
+	d := parse(t, "# Review\n\n## 3. Spec Update Language\n\nThe §4.4 text and §3.1 below; see §10.2.\n\n### 3.1 Overview\n\nx\n\n### 4.4 MAJOR_REWRITE Assessment\n\ny\n\n### 10.2 MAJOR_REWRITE Assessment\n\nz\n\n## Appendix\n\n### 7.1 Terms\n\nSee §7.1.\n")
+	got := map[string]bool{}
+	for _, r := range Check(d).Refs {
+		got[r.Target] = r.Resolved
+	}
+	assert.Equal(t, map[string]bool{"4.4": false, "3.1": true, "10.2": false, "7.1": true}, got)
+}

@@ -101,6 +101,22 @@ type Index struct {
 	deliverables map[string]int
 }
 
+// nests reports whether number n of section i's heading continues its
+// outline: it extends the number of the nearest numbered section above
+// it ("3.2" under "3."), or no section above it has one. A heading that
+// breaks the outline — "4.4 MAJOR_REWRITE Assessment" under "3. Spec
+// Update Language Evaluation" — names what it discusses (section 4.4 of
+// the document under review), and a "§4.4" in the text cites that, not
+// this heading.
+func nests(d *diff.Document, titles []string, i int, n string) bool {
+	for p := d.Sections[i].Parent; p >= 0; p = d.Sections[p].Parent {
+		if pn, _, _, ok := HeadingNumber(titles[p]); ok {
+			return strings.HasPrefix(n, pn+".")
+		}
+	}
+	return true
+}
+
 // seriesHeadingRE matches a heading that opens with an item of a numbered
 // series: "Phase 5: Certification", "Step 3 — Parse", "OV-2: …".
 var seriesHeadingRE = regexp.MustCompile(`^[A-Za-z][A-Za-z]*[ -]?\d+(?:\.\d+)*\b`)
@@ -143,7 +159,7 @@ func newIndex(d *diff.Document, rd *reading) *Index {
 		setOnce(x.anchors, slugs.Next(h.text), sec)
 	}
 	for i, title := range titles {
-		if n, _, _, ok := HeadingNumber(title); ok {
+		if n, _, _, ok := HeadingNumber(title); ok && nests(d, titles, i, n) {
 			setOnce(x.numbers, n, i)
 		}
 		bare := StripNumber(title)
