@@ -3,7 +3,9 @@ package diff
 import (
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
+	"unicode"
 )
 
 // A review that re-rates the severities it was given in a table — "|
@@ -57,85 +59,173 @@ func cellLevel(cell string) string {
 	return nv.class
 }
 
+// ratingClause is one clause of a sentence counting the rows of its
+// section's re-rating table: what it says and what the table gives.
+type ratingClause struct {
+	block, line int    // the sentence's block and line
+	text        string // the line
+	match       []int  // ratingTallyRE's submatch indexes in text
+	said        int
+	how, level  string // "too" or "correctly"; "HIGH"
+	rows        []int  // the table's rows it counts (blocks)
+	ofLevel     []int  // the table's rows of the level
+}
+
+// ratingClauses calls fn for every clause of d that counts the rows of
+// its section's re-rating table (see levelColumns), in document order.
+func ratingClauses(d *Document, fn func(c ratingClause)) {
+	bySection := map[int]tallyTable{}
+	for _, t := range tablesOf(d) {
+		if len(t.rows) > 0 {
+			s := d.Blocks[t.rows[0]].Section
+			if _, seen := bySection[s]; !seen {
+				bySection[s] = t
+			}
+		}
+	}
+	if len(bySection) == 0 {
+		return
+	}
+	blockLines(d, func(bi int, line string, n int) {
+		b := d.Blocks[bi]
+		if b.Kind == TableRow || !hasFold(line, " rated ") {
+			return
+		}
+		t, ok := bySection[b.Section]
+		if !ok {
+			return
+		}
+		given, own, ok := levelColumns(d, t)
+		if !ok {
+			return
+		}
+		for _, m := range ratingTallyRE.FindAllStringSubmatchIndex(line, -1) {
+			said, ok := countWord(line[m[2]:m[3]])
+			if !ok {
+				continue
+			}
+			c := ratingClause{block: bi, line: n, text: line, match: m, said: said,
+				how: strings.ToLower(strings.Fields(line[m[4]:m[5]])[0]), level: strings.ToUpper(line[m[6]:m[7]])}
+			for i := range given {
+				if given[i] != c.level {
+					continue
+				}
+				c.ofLevel = append(c.ofLevel, t.rows[i])
+				g, o := fldLevelRank[given[i]], fldLevelRank[own[i]]
+				if (c.how == "correctly" && o == g) || (c.how == "too" && o < g) {
+					c.rows = append(c.rows, t.rows[i])
+				}
+			}
+			fn(c)
+		}
+	})
+}
+
 // detectRatingTallies reports a sentence that counts the rows of its
 // section's re-rating table otherwise than the table does.
 func detectRatingTallies(in DetectInput) []Contradiction {
 	var out []Contradiction
 	for v, d := range in.Documents {
-		bySection := map[int]tallyTable{}
-		for _, t := range tablesOf(d) {
-			if len(t.rows) > 0 {
-				s := d.Blocks[t.rows[0]].Section
-				if _, seen := bySection[s]; !seen {
-					bySection[s] = t
-				}
-			}
-		}
-		if len(bySection) == 0 {
-			continue
-		}
-		blockLines(d, func(bi int, line string, n int) {
-			b := d.Blocks[bi]
-			if b.Kind == TableRow || !hasFold(line, " rated ") {
-				return
-			}
-			t, ok := bySection[b.Section]
-			if !ok {
-				return
-			}
-			given, own, ok := levelColumns(d, t)
-			if !ok {
-				return
-			}
-			var c *Contradiction
-			for _, m := range ratingTallyRE.FindAllStringSubmatchIndex(line, -1) {
-				said, ok := countWord(line[m[2]:m[3]])
-				if !ok {
-					continue
-				}
-				how := strings.ToLower(strings.Fields(line[m[4]:m[5]])[0])
-				level := strings.ToUpper(line[m[6]:m[7]])
-				var rows, ofLevel []int
-				for i := range given {
-					if given[i] != level {
-						continue
-					}
-					ofLevel = append(ofLevel, t.rows[i])
-					g, o := fldLevelRank[given[i]], fldLevelRank[own[i]]
-					if (how == "correctly" && o == g) || (how == "too" && o < g) {
-						rows = append(rows, t.rows[i])
-					}
-				}
-				if len(rows) == said || len(ofLevel) == 0 {
-					continue // a level the table never gives is not what the sentence counts
-				}
-				if len(rows) == 0 {
-					rows = ofLevel // none rated so: the rows of the level show how they are rated
-				}
-				clause := fmt.Sprintf("%d rated %s %s, the table has %d", said, how, level, len(rows))
-				if c != nil {
-					c.Reason += "; " + clause
-					continue
-				}
-				// One finding per sentence: the sentence, and the rows of
-				// its first clause the table disagrees with.
-				quote := cellSentence(line, m[0], m[1])
-				c = &Contradiction{Kind: NumericConflict, Impact: Low,
-					Subject: "how many items of the table are rated " + how + " " + level,
-					Key:     "rating-tally:" + how + ":" + level,
-					Reason:  "the sentence and the table above it count otherwise: " + clause,
-					Claims:  []Claim{{Variant: v, Section: b.Section, Block: bi, Line: n, Text: quote, Quote: quote, Type: Factual}}}
-				for _, ri := range rows[:min(len(rows), maxUnlisted)] {
-					r := d.Blocks[ri]
-					c.Claims = append(c.Claims, Claim{Variant: v, Section: r.Section, Block: ri, Line: r.Line, Text: r.Text,
-						Quote: strings.TrimSpace(d.Text(r.Span)), Type: Factual})
-				}
-			}
+		var c *Contradiction
+		flush := func() {
 			if c != nil {
 				sortClaims(c.Claims)
 				out = append(out, *c)
+				c = nil
+			}
+		}
+		last := -1
+		ratingClauses(d, func(k ratingClause) {
+			if k.line != last {
+				flush() // one finding per sentence
+				last = k.line
+			}
+			if len(k.rows) == k.said || len(k.ofLevel) == 0 {
+				return // a level the table never gives is not what the sentence counts
+			}
+			rows := k.rows
+			if len(rows) == 0 {
+				rows = k.ofLevel // none rated so: the rows of the level show how they are rated
+			}
+			clause := fmt.Sprintf("%d rated %s %s, the table has %d", k.said, k.how, k.level, len(rows))
+			if c != nil {
+				c.Reason += "; " + clause
+				return
+			}
+			// the sentence, and the rows of its first clause the table
+			// disagrees with
+			b := d.Blocks[k.block]
+			quote := cellSentence(k.text, k.match[0], k.match[1])
+			c = &Contradiction{Kind: NumericConflict, Impact: Low,
+				Subject: "how many items of the table are rated " + k.how + " " + k.level,
+				Key:     "rating-tally:" + k.how + ":" + k.level,
+				Reason:  "the sentence and the table above it count otherwise: " + clause,
+				Claims:  []Claim{{Variant: v, Section: b.Section, Block: k.block, Line: k.line, Text: quote, Quote: quote, Type: Factual}}}
+			for _, ri := range rows[:min(len(rows), maxUnlisted)] {
+				r := d.Blocks[ri]
+				c.Claims = append(c.Claims, Claim{Variant: v, Section: r.Section, Block: ri, Line: r.Line, Text: r.Text,
+					Quote: strings.TrimSpace(d.Text(r.Span)), Type: Factual})
 			}
 		})
+		flush()
 	}
 	return dedupeByKey(out)
+}
+
+// A Recount is a count a document states of its own table's rows that the
+// table gives otherwise, and the statement with the table's count.
+type Recount struct {
+	Line int    `json:"line"` // 1-based, of the statement
+	Said string `json:"said"` // the clause as written: "4 items are rated too HIGH"
+	// Count is the clause with the table's count: "5 items are rated too
+	// HIGH".
+	Count  string `json:"count"`
+	Reason string `json:"reason"` // what the table gives
+}
+
+// Recounts lists the counts d states of its re-rating tables' rows ("4
+// items are rated too HIGH" under a table that lowers five HIGH rows)
+// that the tables give otherwise, each restated with the table's count —
+// what a merge that changed or brought the table can write instead of
+// the stale count. A count whose noun would change number ("1 item is"
+// against "2 items are") is not restated: the sentence needs more than a
+// new number.
+func Recounts(d *Document) []Recount {
+	var out []Recount
+	if d == nil {
+		return nil
+	}
+	ratingClauses(d, func(k ratingClause) {
+		n := len(k.rows)
+		if n == k.said || len(k.ofLevel) == 0 || (n == 1) != (k.said == 1) {
+			return
+		}
+		m, line := k.match, k.text
+		num := strconv.Itoa(n)
+		if !unicode.IsDigit(rune(line[m[2]])) {
+			num = numberWord(n, line[m[2]:m[3]])
+		}
+		said := line[m[0]:m[1]]
+		out = append(out, Recount{Line: k.line, Said: said,
+			Count:  line[m[0]:m[2]] + num + line[m[3]:m[1]],
+			Reason: fmt.Sprintf("the table rates %d of its %s rows %s %s", n, k.level, k.how, k.level)})
+	})
+	return out
+}
+
+// numberWord writes n as a word for the numbers a sentence spells ("five"),
+// in the case of the word it replaces; as digits past twelve.
+func numberWord(n int, like string) string {
+	names := []string{"zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"}
+	if n < 0 || n >= len(names) {
+		return strconv.Itoa(n)
+	}
+	w := names[n]
+	switch {
+	case like == strings.ToUpper(like):
+		return strings.ToUpper(w)
+	case like[:1] == strings.ToUpper(like[:1]):
+		return strings.ToUpper(w[:1]) + w[1:]
+	}
+	return w
 }

@@ -66,7 +66,10 @@ type Log struct {
 	// Amendments are the edits of the base's own text that state
 	// conflicts' winning values.
 	Amendments []AmendmentResult `json:"amendments,omitempty"`
-	Validation Validation        `json:"validation"`
+	// Recounts are the counts of a table's rows the merge restated from
+	// the table, which it changed or brought (see Recounted).
+	Recounts   []Recounted `json:"recounts,omitempty"`
+	Validation Validation  `json:"validation"`
 	// Reasons says why the merge is partial: the changes that did not
 	// apply and the checks that failed. Empty on success.
 	Reasons []string `json:"reasons,omitempty"`
@@ -195,6 +198,14 @@ func (l Log) Markdown() string {
 			fmt.Fprintf(&b, "\n### Amendment %d: %s\n\n", i+1, mdInline(a.Amendment.Subject))
 			fmt.Fprintf(&b, "- **Before:** %s\n- **After:** %s\n- **Rule:** %s\n- **Result:** %s\n",
 				mdInline(a.Amendment.Old), mdInline(a.Amendment.New), mdInline(a.Amendment.Rule), mdInline(a.Note))
+		}
+	}
+
+	if len(l.Recounts) > 0 {
+		b.WriteString("\n## Recounted Tallies\n\nA sentence counted the rows of a table the merge changed or brought otherwise than the table does; it now gives the table's count.\n\n")
+		b.WriteString("| Section | Before | After | Why |\n|---|---|---|---|\n")
+		for _, rc := range l.Recounts {
+			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", mdCell(rc.Section), mdCell(rc.Before), mdCell(rc.After), mdCell(rc.Reason))
 		}
 	}
 

@@ -121,13 +121,14 @@ func (r *run) assemble(ctx context.Context, executor string, failure *ExecutorEr
 	amended := r.amend()
 	r.frameTitle()
 	fix := r.fixReferences(r.renumber())
+	recounted := r.recount()
 	h := header(r.in.Plan.Base, at)
 	out := trimFinal(r.tree.render(true, h))
 	m := &Merged{
 		Plan:      r.in.Plan,
 		Fallbacks: r.fallbacks,
 		Log: Log{Base: r.in.Plan.Base, Executor: executor, Time: at, Changes: r.results, Amendments: amended,
-			ValuesNotTaken: valuesNotTaken(r.in.Plan)},
+			Recounts: recounted, ValuesNotTaken: valuesNotTaken(r.in.Plan)},
 	}
 	var nodes []*node
 	r.tree.walk(func(n *node) { nodes = append(nodes, n) })
