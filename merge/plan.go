@@ -366,6 +366,14 @@ func placement(in PlanInput, v Variant, sec int) (Approach, int) {
 		}
 	}
 	if t := in.prevCounterpart(v, sec); t >= 0 {
+		// a chapter whose previous sibling matches a base subsection
+		// ("Fault 3" after "Fault 2", whose topic the base treats in
+		// "Step 6" of its "Implementation Ordering") follows that
+		// subsection's chapter, not the subsection: it stays a chapter
+		base := in.Base.Doc.Sections
+		for base[t].Depth > s.Depth && base[t].Parent >= 0 && base[base[t].Parent].Depth > 0 {
+			t = base[t].Parent
+		}
 		return Append, t
 	}
 	top := topLevelOf(in.Base.Doc)

@@ -88,6 +88,24 @@ func TestNewPlanPlacementFallsBackToTheEnd(t *testing.T) {
 	assert.Equal(t, "3. Operations", p.Changes[0].Target.Title)
 }
 
+// TestNewPlanPlacementKeepsAChapterAChapter: a chapter whose previous
+// sibling matches a base subsection follows that subsection's chapter,
+// at its own level, instead of becoming one more subsection there.
+func TestNewPlanPlacementKeepsAChapterAChapter(t *testing.T) {
+	base := mustParse(t, "a.md", "# Review\n\n## 1. Ordering\n\n### 1.1 Step 6: Recovery chain\n\nx\n\n### 1.2 Step 7: Tests\n\ny\n\n## 2. Summary\n\nz\n")
+	other := mustParse(t, "b.md", "# Review\n\n## Step 6: Recovery chain\n\nRaces.\n\n## Fault 3: Specificity loss\n\nThe TUI raises KeyError.\n")
+	in := PlanInput{Base: Variant{Label: "A", Doc: base}, Variants: []Variant{{Label: "B", Doc: other}},
+		Strengths: []Strength{{Variant: "B", Section: SectionRef{Title: "Fault 3: Specificity loss"}}}}
+	p, err := NewPlan(in, WithClock(fixedClock))
+	require.NoError(t, err)
+	require.Len(t, p.Changes, 1)
+	assert.Equal(t, Append, p.Changes[0].Approach)
+	assert.Equal(t, "1. Ordering", p.Changes[0].Target.Title)
+	m := merge(t, base, p.Changes...)
+	assert.Contains(t, m.Output, "\n## 2. Fault 3: Specificity loss\n")
+	assert.Contains(t, m.Output, "\n## 3. Summary\n")
+}
+
 func TestNewPlanPlacement(t *testing.T) {
 	tests := []struct {
 		name      string
