@@ -47,20 +47,28 @@ var contradictionsTemplate string
 // difference with the reason ([ModelDetector.DetectAll]), never as a
 // contradiction; one citing unknown statements is dropped, and one
 // restating a finding already kept (the model's or the rules') is merged
-// into it. Statements travel inside fenced blocks, so text in a variant
-// cannot instruct the model.
+// into it. When several requests found two contradictions or more, one
+// more request asks the model which of them report the same
+// disagreement from different statements (a fix's section and the test
+// plan that carries it out), and each group is reported once
+// ([WithDetectorRestatements]). Statements travel inside fenced blocks,
+// so text in a variant cannot instruct the model.
 //
 // Use it beside the rules: diff.WithDetectors(diff.RuleDetector{}, model).
 type ModelDetector struct {
-	provider    provider.Provider
-	model       string
-	tmpl        *template.Template
-	prompts     fs.FS
-	budget      int // most estimated input tokens of one request
-	groupTokens int // statement tokens one request gathers before the next starts
-	concurrency int
-	maxTokens   int
-	logger      *slog.Logger
+	provider provider.Provider
+	model    string
+	tmpl     *template.Template
+	restate  *template.Template // restatements.tmpl
+	prompts  fs.FS
+	// noRestatements turns off the request that groups restated
+	// findings (see WithDetectorRestatements).
+	noRestatements bool
+	budget         int // most estimated input tokens of one request
+	groupTokens    int // statement tokens one request gathers before the next starts
+	concurrency    int
+	maxTokens      int
+	logger         *slog.Logger
 }
 
 var (
@@ -98,7 +106,10 @@ type ModelDetectorOption func(*ModelDetector) error
 // statements, by section), Topics (what part of the variants they are)
 // Final (set for the last request, over summaries and totals) and
 // Related (set when the request also holds statements of other sections
-// that name the same identifiers).
+// that name the same identifiers). A file restatements.tmpl replaces the
+// prompt of the check for restated findings; it must define "system" and
+// "user", which get Count, Variants and Findings (the verified
+// contradictions, numbered F1, F2, …).
 func WithDetectorPrompts(fsys fs.FS) ModelDetectorOption {
 	return func(m *ModelDetector) error { m.prompts = fsys; return nil }
 }
@@ -184,6 +195,16 @@ func NewModelDetector(p provider.Provider, model string, opts ...ModelDetectorOp
 	if err := prompt.Require(m.tmpl, "contradictions.tmpl", "system", "prefix", "user"); err != nil {
 		return nil, fmt.Errorf("diff: %w", err)
 	}
+	text, _, err = prompt.Override(m.prompts, "restatements.tmpl", restatementsTemplate)
+	if err != nil {
+		return nil, fmt.Errorf("diff: %w", err)
+	}
+	if m.restate, err = prompt.Parse("restatements", text); err != nil {
+		return nil, fmt.Errorf("diff: restatement prompt: %w", err)
+	}
+	if err := prompt.Require(m.restate, "restatements.tmpl", "system", "user"); err != nil {
+		return nil, fmt.Errorf("diff: %w", err)
+	}
 	return m, nil
 }
 
@@ -231,6 +252,12 @@ func (m *ModelDetector) DetectAll(ctx context.Context, in DetectInput) (Findings
 	for _, r := range replies {
 		for _, f := range *r.Contradictions {
 			v.add(f)
+		}
+	}
+	if len(plan.Requests) > 1 {
+		// one request cannot restate another's findings
+		if err := m.mergeRestatements(ctx, in, &v); err != nil {
+			return Findings{}, err
 		}
 	}
 	return v.findings(), nil
