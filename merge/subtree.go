@@ -19,9 +19,13 @@ import (
 //
 //   - a base subsection the source also has is replaced by the source's,
 //     the same way, level by level;
-//   - a base subsection the source lacks is kept where it is;
-//   - a source subsection the base lacks is added after the subsection
-//     matching its previous sibling in the source (first, when none).
+//   - a base subsection the source lacks is kept, after the base
+//     subsection it followed (see mergeOrder);
+//   - a source subsection the base lacks is added;
+//   - the subsections come in the source's order.
+//
+// A subsection another change of the plan rewrites, or a section another
+// change adds there, is left to that change (see leaveSubsections).
 //
 // One exception mirrors the facets rule (see facets.go): when the base
 // splits its items into repeated facets ("Objectives", "Work items",
@@ -154,8 +158,8 @@ type slot struct{ base, src int }
 // source's order (a review's "Delta 2.1" … "Delta 2.11", where the base
 // grouped them by verdict); a base subsection the source lacks follows
 // the base subsection it followed, or opens the list, or closes it if it
-// closed the base's. pair[i] is the base
-// index paired with source subsection i, -1 for none.
+// closed the base's. pair[i] is the base index paired with source
+// subsection i, -1 for none.
 func mergeOrder(nBase int, pair []int) []slot {
 	out := make([]slot, 0, nBase+len(pair))
 	paired := make([]bool, nBase)
