@@ -465,9 +465,14 @@ func levelNote(from, to int) string {
 // and emphasis kept.
 func retitle(target *node, c Change) {
 	heading := c.Heading
+	old := atxText(target.heading)
 	first, _, _ := strings.Cut(c.Source.Text, "\n")
-	if raw, ok := replacedTitle(atxText(target.heading), atxText(first)); ok {
+	if raw, ok := replacedTitle(old, atxText(first)); ok {
 		heading = raw
+	}
+	// an explicit anchor ("{#storage}") stays: references name it
+	if i := strings.LastIndex(old, "{#"); i >= 0 && strings.HasSuffix(old, "}") {
+		heading += " " + old[i:]
 	}
 	target.heading, target.title = atxHeading(target.level, heading), c.Heading
 }

@@ -54,3 +54,14 @@ func TestReplaceTakesTheSourceTitle(t *testing.T) {
 	assert.Contains(t, m.Output, "### 3.1 Bug 1: `--resume` Restores Agents from State\n")
 	assert.NotContains(t, m.Output, "Agent Mismatch Guard")
 }
+
+// TestReplaceKeepsTheHeadingAnchor: a retitled heading keeps its explicit
+// anchor, which references name.
+func TestReplaceKeepsTheHeadingAnchor(t *testing.T) {
+	base := mustParse(t, "a.md", "# Doc\n\n## 2. Guard Design {#guard}\n\nRefuse.\n\n## 3. Notes\n\nSee [the fix](#guard).\n")
+	m := merge(t, base, Change{Number: 1, Title: "Restore", Approach: Replace, Target: SectionRef{Number: "2", Title: "2. Guard Design"},
+		Heading: "2. Restore From State", Source: SourceSection{Variant: VariantRef{Label: "B"}, Section: SectionRef{Title: "Restore From State"},
+			Text: "## Restore From State\n\nRestore the agents.\n"}})
+	assert.Contains(t, m.Output, "## 2. Restore From State {#guard}\n")
+	assert.True(t, m.Log.Validation.References.Passed, "%+v", m.Log.Validation.References)
+}
