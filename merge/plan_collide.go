@@ -200,18 +200,17 @@ func (x *keptIndex) repeatsTitle(in PlanInput, c Change, kept []Change) (string,
 	return "", false
 }
 
-// leaveSubsections keeps out of a replace's subtree the base subsections
-// another change rewrites, and the source subsections another change adds
-// there in its own words (a replace of "Finding Accuracy" would otherwise
-// lay its "Delta 2.6" over the one an append brought, whose variant won
-// that point): a replace of "Summary" would otherwise replace
-// its subsection "Critical issues" again, after the change that won that
-// subsection's own point rewrote it, and silently undo it. The base
-// subsection is left to that change and the source's counterpart is not
-// brought (one topic, one section); the plan says so.
+// leaveSubsections keeps out of a replace's subtree what another change
+// of the plan makes there. A replace of "Summary" would otherwise replace
+// its subsection "Critical issues" again after the change that won that
+// subsection's own point rewrote it, silently undoing it; and a replace
+// of "Finding Accuracy" would lay its own "Delta 2.6" over the one an
+// append brought, whose variant won that point. The base subsection is
+// left to the change that rewrites it, and the source's counterpart — of
+// either — is not brought (one topic, one section); the plan says so.
 func leaveSubsections(in PlanInput, kept []Change, rewritten map[int]int) {
 	// the sections appends and inserts bring, by the base section they go
-	// under (-1: the top level)
+	// under
 	type brought struct {
 		title  string
 		change int
