@@ -129,10 +129,12 @@ func (m *ModelDetector) mergeRestatements(ctx context.Context, in DetectInput, v
 	return nil
 }
 
-// groupRestatements merges each valid group of cs into its first member:
-// every statement its members cite, their detectors' reasons kept as the
-// first's. A group is valid with two known findings or more, none taken
-// by an earlier group, all between variants or all inside one variant.
+// groupRestatements merges each valid group of cs into its first member,
+// which then cites every statement its members cite and keeps its subject
+// and reason, naming the others' subjects. A group is valid with two
+// known findings or more, none taken by an earlier group, all between
+// variants or all inside the same variant. The shapes of v (see keep) are
+// not updated: nothing is added after this.
 func groupRestatements(cs []verified, groups []restateGroup, debug func(string, ...any)) []verified {
 	taken := make([]bool, len(cs))
 	drop := make([]bool, len(cs))
@@ -140,7 +142,7 @@ func groupRestatements(cs []verified, groups []restateGroup, debug func(string, 
 		var members []int
 		for _, id := range g.Findings {
 			var n int
-			if _, err := fmt.Sscanf(strings.TrimSpace(id), "F%d", &n); err != nil || n < 1 || n > len(cs) || taken[n-1] || slices.Contains(members, n-1) {
+			if _, err := fmt.Sscanf(strings.ToUpper(strings.TrimSpace(id)), "F%d", &n); err != nil || n < 1 || n > len(cs) || taken[n-1] || slices.Contains(members, n-1) {
 				continue
 			}
 			members = append(members, n-1)

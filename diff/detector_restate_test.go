@@ -138,7 +138,7 @@ func TestGroupRestatements(t *testing.T) {
 		want   []string
 	}{
 		{"a group merges into its first member", []restateGroup{{Findings: []string{"F5", "F1"}}}, []string{"across 1", "across 2", "inside A", "inside B"}},
-		{"unknown and repeated ids do not count", []restateGroup{{Findings: []string{"F2", "F9", "x", "F2"}}}, []string{"across 1", "across 2", "inside A", "inside B", "across 3"}},
+		{"unknown and repeated ids do not count", []restateGroup{{Findings: []string{"F2", "F9", "x", "f2"}}}, []string{"across 1", "across 2", "inside A", "inside B", "across 3"}},
 		{"inside one variant with across", []restateGroup{{Findings: []string{"F1", "F3"}}}, []string{"across 1", "across 2", "inside A", "inside B", "across 3"}},
 		{"inside two different variants", []restateGroup{{Findings: []string{"F3", "F4"}}}, []string{"across 1", "across 2", "inside A", "inside B", "across 3"}},
 		{"a finding in two groups joins the first", []restateGroup{{Findings: []string{"F1", "F2"}}, {Findings: []string{"F2", "F5"}}}, []string{"across 1", "inside A", "inside B", "across 3"}},
