@@ -368,7 +368,13 @@ var approxMarks = []string{"~", "≈", "about", "approximately", "approx.", "app
 // approximate reports whether the text before a number ends with a mark of
 // an estimate.
 func approximate(before string) bool {
-	before = strings.ToLower(tail(strings.TrimRight(before, " *_`("), 24))
+	before = tail(strings.TrimRight(before, " *_`("), 24)
+	var buf [24]byte
+	if b, ok := lowerASCII(buf[:0], before); ok {
+		before = string(b) // does not escape: no allocation for 24 bytes
+	} else {
+		before = strings.ToLower(before)
+	}
 	for _, m := range approxMarks {
 		if strings.HasSuffix(before, m) && (len(m) == 1 || m == "≈" || len(before) == len(m) || !isWordByte(before[len(before)-len(m)-1])) {
 			return true
@@ -400,6 +406,9 @@ func quoted(sent string, start, end int) bool {
 	before, after := tail(sent[:start], quoteWindow), head(sent[end:], quoteWindow)
 	if strings.Count(before, "\"")%2 == 1 && strings.Contains(after, "\"") {
 		return true
+	}
+	if strings.IndexByte(before, 0xE2) < 0 {
+		return false // no curly quotation mark (both begin with the byte E2) before the number
 	}
 	return strings.LastIndex(before, "“") > strings.LastIndex(before, "”") && strings.Contains(after, "”")
 }
@@ -439,7 +448,7 @@ var conditionWords = map[string]bool{"when": true, "if": true, "once": true, "un
 // number, opens with a condition or an example.
 func conditional(before string) bool {
 	before = tail(before, quoteWindow) // the clause's first words are near the number
-	if i := strings.LastIndexAny(before, ",;:.(—"); i >= 0 {
+	if i := lastClauseMark(before); i >= 0 {
 		before = before[i+1:]
 	}
 	// The first four words, lower-cased one at a time: this runs for
@@ -476,6 +485,42 @@ func conditional(before string) bool {
 		}
 	}
 	return false
+}
+
+// lowerASCII appends s lower-cased to buf when s is ASCII, and reports
+// false (with buf unchanged) when it is not: strings.ToLower without the
+// allocation, for the short windows read around every number.
+func lowerASCII(buf []byte, s string) ([]byte, bool) {
+	n := len(buf)
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			return buf[:n], false
+		}
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		buf = append(buf, c)
+	}
+	return buf, true
+}
+
+// lastClauseMark is strings.LastIndexAny(s, ",;:.(—") without decoding
+// every rune backwards (the set holds a non-ASCII rune, which takes
+// LastIndexAny off its fast path): the marks are bytes but "—", which is
+// found by its last byte.
+func lastClauseMark(s string) int {
+	for i := len(s) - 1; i >= 0; i-- {
+		switch s[i] {
+		case ',', ';', ':', '.', '(':
+			return i
+		case 0x94: // "—" is E2 80 94
+			if i >= 2 && s[i-1] == 0x80 && s[i-2] == 0xE2 {
+				return i - 2
+			}
+		}
+	}
+	return -1
 }
 
 func nextWord(s string) string {
