@@ -14,3 +14,16 @@ func BenchmarkExtractClaims(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkDetectNumeric measures the numeric rule, the longest of the
+// rule detector's rules, on 10 aligned variants of about 100 KB.
+func BenchmarkDetectNumeric(b *testing.B) {
+	_, docs := benchVariants(b, 100<<10)
+	topics := alignSections(docs)
+	in := NewDetectInput(docs...)
+	in.Topics = exportTopics(docs, topics)
+	b.ReportAllocs()
+	for b.Loop() {
+		detectNumeric(in)
+	}
+}

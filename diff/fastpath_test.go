@@ -1,6 +1,8 @@
 package diff
 
 import (
+	"fmt"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -107,5 +109,126 @@ func TestWordClasses(t *testing.T) {
 func TestTokensOfLower(t *testing.T) {
 	for _, s := range append(fastPathInputs, "İstanbul ǅemal ΣΑΣ Straße K KELVIN", "\xff\xfeMAX-RETRY") {
 		assert.Equal(t, words.Tokens(s), words.Tokens(strings.ToLower(s)), "%q", s)
+	}
+}
+
+// plainSubjectIDs is subjectIDs as first written: the label pattern run
+// on every quote.
+func plainSubjectIDs(quote, value string) []string {
+	if loc := statementLabel.FindStringIndex(quote); loc != nil {
+		quote = quote[loc[1]:]
+	}
+	if i := strings.Index(quote, value); i > 0 {
+		quote = quote[:i]
+	}
+	return itemIDs(quote)
+}
+
+var labelInputs = []struct{ quote, value string }{
+	{"NOTIF-04: The system must retry 3 times", "3 times"},
+	{"- **T03.04**: costs 8 turns, T03.06 costs 6", "6"},
+	{"Task T03.04 costs 8 turns", "8 turns"},
+	{"> 2.1 R-005 ships in 4 weeks", "4 weeks"},
+	{"models.py:482 sets a 30 s timeout", "30 s"},
+	{"no label here, NR-6 takes 5 days", "5 days"},
+	{"", ""}, {":", ":"}, {"A1:", "1"}, {"é1: 5 ms", "5 ms"},
+}
+
+func TestSubjectIDsFastPath(t *testing.T) {
+	for _, in := range labelInputs {
+		assert.Equal(t, plainSubjectIDs(in.quote, in.value), subjectIDs(in.quote, in.value), "%q / %q", in.quote, in.value)
+	}
+}
+
+func FuzzSubjectIDs(f *testing.F) {
+	for _, in := range labelInputs {
+		f.Add(in.quote, in.value)
+	}
+	f.Fuzz(func(t *testing.T, quote, value string) {
+		if got, want := subjectIDs(quote, value), plainSubjectIDs(quote, value); !slices.Equal(got, want) {
+			t.Fatalf("subjectIDs(%q, %q) = %q, want %q", quote, value, got, want)
+		}
+	})
+}
+
+// plainMergeRepeated is mergeRepeated as first written: each claim looked
+// for in the merged conflict's claims.
+func plainMergeRepeated(cs []Contradiction) []Contradiction {
+	at := map[string]int{}
+	var out []Contradiction
+	places := map[string]int{}
+	for _, c := range cs {
+		i, ok := at[c.Key]
+		if !ok {
+			at[c.Key] = len(out)
+			out = append(out, c)
+			continue
+		}
+		added := false
+		for _, cl := range c.Claims {
+			if !slices.ContainsFunc(out[i].Claims, func(o Claim) bool { return o.Variant == cl.Variant && o.Line == cl.Line }) {
+				out[i].Claims = append(out[i].Claims, cl)
+				added = true
+			}
+		}
+		if added {
+			places[c.Key]++
+		}
+		out[i].Impact = maxRating(out[i].Impact, c.Impact)
+	}
+	for i, c := range out {
+		if n := places[c.Key]; n > 0 {
+			sortClaims(out[i].Claims)
+			out[i].Reason += fmt.Sprintf("; the same subject conflicts in %d more place%s", n, plural(n))
+		}
+	}
+	return out
+}
+
+func TestMergeRepeatedFastPath(t *testing.T) {
+	cl := func(v, line int) Claim { return Claim{Variant: v, Line: line, Text: fmt.Sprint(v, ":", line)} }
+	mk := func(key string, impact Rating, claims ...Claim) Contradiction {
+		return Contradiction{Key: key, Impact: impact, Reason: "r", Claims: claims}
+	}
+	inputs := [][]Contradiction{
+		nil,
+		{mk("a", Low, cl(0, 1), cl(1, 1))},
+		{mk("a", Low, cl(0, 1), cl(1, 1)), mk("a", High, cl(0, 1), cl(1, 1))},
+		{mk("a", Low, cl(0, 1), cl(1, 1)), mk("b", Low, cl(0, 2)), mk("a", Medium, cl(1, 5), cl(0, 1), cl(1, 5)), mk("a", Low, cl(2, 3))},
+		{mk("a", Low, cl(0, 1), cl(0, 1), cl(1, 1)), mk("a", Low, cl(0, 1), cl(2, 9), cl(2, 9))},
+	}
+	for range 20 { // a subject repeated in many places
+		last := len(inputs) - 1
+		inputs[last] = append(inputs[last], mk("a", Low, cl(len(inputs[last])%3, len(inputs[last])*7%5), cl(1, 1)))
+	}
+	for i, cs := range inputs {
+		a := plainMergeRepeated(slices.Clone(cs))
+		b := mergeRepeated(slices.Clone(cs))
+		assert.Equal(t, a, b, "input %d", i)
+	}
+}
+
+func TestVariantSet(t *testing.T) {
+	var s variantSet
+	seen := map[int]bool{}
+	for _, v := range []int{0, 3, 3, 63, 64, 64, 200, 0, 9, 200, 63, 1000} {
+		assert.Equal(t, !seen[v], s.add(v), "add(%d)", v)
+		seen[v] = true
+	}
+}
+
+// TestSortClaimsByIndex holds the index sort to sortClaims, whose order
+// it must keep (ties included).
+func TestSortClaimsByIndex(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for n := range 60 {
+		cs := make([]Claim, n)
+		for i := range cs {
+			cs[i] = Claim{Variant: rng.IntN(3), Line: rng.IntN(5), Text: string(rune('a' + rng.IntN(2))), Block: i}
+		}
+		a, b := slices.Clone(cs), slices.Clone(cs)
+		sortClaims(a)
+		sortClaimsByIndex(b)
+		assert.Equal(t, a, b, "n=%d", n)
 	}
 }
