@@ -1,6 +1,7 @@
 package diff
 
 import (
+	"cmp"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -8,7 +9,9 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
+	"github.com/crucible-go/crucible/internal/samplegen"
 	"github.com/crucible-go/crucible/internal/words"
 )
 
@@ -231,4 +234,82 @@ func TestSortClaimsByIndex(t *testing.T) {
 		sortClaimsByIndex(b)
 		assert.Equal(t, a, b, "n=%d", n)
 	}
+}
+
+// plainFreq and plainEmphasis are the frequencies and emphasis as first
+// written, with a map of every long word's stem.
+func plainFreq(text string) map[string]int {
+	freq := map[string]int{}
+	words.Each(text, func(w string) {
+		if words.IsStopWord(w) || !hasLetter(w) {
+			return
+		}
+		if len(w) >= 4 {
+			freq[words.Stem(w)]++
+		}
+	})
+	return freq
+}
+
+func plainEmphasis(freq map[string]int, texts []sectionText, members []int, v int) []string {
+	type wf struct {
+		w string
+		n int
+	}
+	var list []wf
+	for stem, n := range freq {
+		if n < 2 {
+			continue
+		}
+		others := false
+		for _, o := range members {
+			if o != v && texts[o].words.Has(stem) {
+				others = true
+				break
+			}
+		}
+		if !others {
+			list = append(list, wf{stem, n})
+		}
+	}
+	slices.SortFunc(list, func(a, b wf) int { return cmp.Or(cmp.Compare(b.n, a.n), cmp.Compare(a.w, b.w)) })
+	var out []string
+	for _, e := range list[:min(2, len(list))] {
+		out = append(out, e.w)
+	}
+	return out
+}
+
+func TestEmphasisFastPath(t *testing.T) {
+	var docs []*Document
+	for i := range 3 {
+		d, err := Parse("v", samplegen.Spec(uint64(i+1), 24<<10))
+		require.NoError(t, err)
+		docs = append(docs, d)
+	}
+	extra := []string{"", "Caching caching CACHES cache cache; risks risk risky", "Retry retries retrying retry policy policies the the and"}
+	compared := 0
+	for si := range docs[0].Sections {
+		texts := make([]sectionText, len(docs)+1)
+		var members []int
+		for v, d := range docs {
+			if si < len(d.Sections) {
+				texts[v] = ownText(d, si)
+				members = append(members, v)
+			}
+		}
+		texts[len(docs)] = sectionText{doc: docs[0], text: extra[si%len(extra)]}
+		members = append(members, len(docs))
+		for _, v := range members {
+			texts[v].measure()
+		}
+		for _, v := range members {
+			want := plainEmphasis(plainFreq(texts[v].text), texts, members, v)
+			assert.Equal(t, want, emphasis(texts[v], texts, members, v), "section %d variant %d", si, v)
+			if len(want) > 0 {
+				compared++
+			}
+		}
+	}
+	require.Greater(t, compared, 20)
 }
