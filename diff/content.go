@@ -68,7 +68,7 @@ type sectionText struct {
 	index    []int // of each block in doc.Blocks
 	words    words.Set
 	repeated []stemCount // stems of words of four letters or more that occur twice or more, sorted by stem
-	count    int            // words
+	count    int         // words
 	concrete int
 	vague    int
 }

@@ -326,8 +326,8 @@ func intraNumeric(in DetectInput, refs []qref, members []int) (Contradiction, bo
 	// Positions in members of the values in each bucket, ascending.
 	bySection := map[int][]int{}
 	byID := map[string][]int{}
-	bySubject := map[string][]int{}  // subject + "\x00" + heading item
-	subjectAny := map[string][]int{} // subject → every position, for values whose section names no item
+	bySubject := map[string][]int{}         // subject + "\x00" + heading item
+	subjectAny := map[string][]int{}        // subject → every position, for values whose section names no item
 	subject := make([]string, len(members)) // the joined subject of each member with two words or more
 	for x, i := range members {
 		r := refs[i]
