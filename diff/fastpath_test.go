@@ -73,6 +73,9 @@ func FuzzQuantityFastPaths(f *testing.F) {
 		if got, want := words.Tokens(strings.ToLower(s)), words.Tokens(s); !slices.Equal(got, want) {
 			t.Fatalf("Tokens(ToLower(%q)) = %q, want %q", s, got, want)
 		}
+		if got, want := hasColon(s), strings.ContainsAny(s, ":："); got != want {
+			t.Fatalf("hasColon(%q) = %v, want %v", s, got, want)
+		}
 		i := min(int(at), len(s))
 		if got, want := quoted(s, i, i), plainQuoted(s, i, i); got != want {
 			t.Fatalf("quoted(%q, %d) = %v, want %v", s, i, got, want)
@@ -312,4 +315,10 @@ func TestEmphasisFastPath(t *testing.T) {
 		}
 	}
 	require.Greater(t, compared, 20)
+}
+
+func TestHasColon(t *testing.T) {
+	for _, s := range append(fastPathInputs, "a：b", "\xef\xbc", "\xef\xbc\x9a", "\xef\xef\xbc\x9a", "x\xbc\x9a", "**Key**: v", "none here") {
+		assert.Equal(t, strings.ContainsAny(s, ":："), hasColon(s), "%q", s)
+	}
 }
