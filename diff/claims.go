@@ -363,10 +363,20 @@ func classify(sent string, row *tableRow) (Claim, bool) {
 	}
 	c := Claim{Text: sent, lower: lower}
 	// One lookup per token gives every word class the tests below ask
-	// about (they used to scan the tokens once per class).
+	// about (they used to scan the tokens once per class), and what
+	// significant needs of it: kept for most sentences in infos.
 	neg, classes := 0, wordClass(0)
+	var infoBuf [64]wordInfo
+	infos := infoBuf[:0]
+	if len(toks) > len(infoBuf) {
+		infos = nil // a long sentence: significant looks its words up again
+	}
 	for _, t := range toks {
-		k := wordClasses[t].class
+		wi := wordClasses[t]
+		if infos != nil {
+			infos = append(infos, wi)
+		}
+		k := wi.class
 		classes |= k
 		if k&classNegation != 0 {
 			neg++
@@ -399,7 +409,11 @@ func classify(sent string, row *tableRow) (Claim, bool) {
 	default:
 		return Claim{}, false // neither a commitment nor a checkable fact
 	}
-	c.sig = sortedSet(significant(toks))
+	if infos != nil {
+		c.sig = sortedSet(significantOf(toks, infos))
+	} else {
+		c.sig = sortedSet(significant(toks))
+	}
 	return c, true
 }
 
@@ -533,16 +547,31 @@ func subjectWords(phrase string) []string {
 func significant(toks []string) []string {
 	out := make([]string, 0, len(toks))
 	for _, w := range toks {
-		wc := wordClasses[w]
-		if wc.class&classInsignificant != 0 || !hasLetter(w) || lexicon.IsRequirementID(w) {
-			continue
-		}
-		if wc.synonym != "" {
-			w = wc.synonym
-		}
-		out = append(out, words.Stem(w))
+		out = appendSignificant(out, w, wordClasses[w])
 	}
 	return out
+}
+
+// significantOf is significant for tokens whose wordClasses entries the
+// caller has looked up already: infos[i] is toks[i]'s.
+func significantOf(toks []string, infos []wordInfo) []string {
+	out := make([]string, 0, len(toks))
+	for i, w := range toks {
+		out = appendSignificant(out, w, infos[i])
+	}
+	return out
+}
+
+// appendSignificant appends w, normalised, when it names something; wc is
+// its wordClasses entry.
+func appendSignificant(out []string, w string, wc wordInfo) []string {
+	if wc.class&classInsignificant != 0 || !hasLetter(w) || lexicon.IsRequirementID(w) {
+		return out
+	}
+	if wc.synonym != "" {
+		w = wc.synonym
+	}
+	return append(out, words.Stem(w))
 }
 
 func hasLetter(s string) bool {

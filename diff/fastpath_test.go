@@ -7,10 +7,12 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/crucible-go/crucible/internal/lexicon"
 	"github.com/crucible-go/crucible/internal/samplegen"
 	"github.com/crucible-go/crucible/internal/words"
 )
@@ -321,4 +323,74 @@ func TestHasColon(t *testing.T) {
 	for _, s := range append(fastPathInputs, "a：b", "\xef\xbc", "\xef\xbc\x9a", "\xef\xef\xbc\x9a", "x\xbc\x9a", "**Key**: v", "none here") {
 		assert.Equal(t, strings.ContainsAny(s, ":："), hasColon(s), "%q", s)
 	}
+}
+
+// plainRawPhrase is rawPhrase as first written, with FieldsFunc and Join.
+func plainRawPhrase(s string) string {
+	f := strings.FieldsFunc(s, func(r rune) bool { return unicode.IsSpace(r) || r == '=' || r == '`' || r == '*' })
+	trim := func(w string) string { return strings.ToLower(strings.Trim(w, ".,;:!?()[]\"'")) }
+	insignificant := func(w string) bool {
+		w = trim(w)
+		return w == "" || words.IsStopWord(w) || fillers[w] || lexicon.IsRequirementID(w) || !hasLetter(w)
+	}
+	for len(f) > 0 && insignificant(f[0]) {
+		f = f[1:]
+	}
+	for len(f) > 0 && insignificant(f[len(f)-1]) {
+		f = f[:len(f)-1]
+	}
+	if len(f) > 6 {
+		f = f[len(f)-6:]
+	}
+	return strings.Trim(strings.Join(f, " "), ".,;:!?()[]\"'")
+}
+
+// plainPercentileOf is percentileOf gated by hasPercentile only.
+func plainPercentileOf(after string) string {
+	if !hasPercentile(after) {
+		return ""
+	}
+	m := percentileRE.FindStringSubmatch(after)
+	if m == nil {
+		return ""
+	}
+	return m[1] + m[2]
+}
+
+var phraseInputs = []string{
+	"", " ", "the", "Delivery of the first release takes", "The p99 ingest latency must be under",
+	"**Retry timeout** = ", "`max_retries` is", "  FR-001 requires the  API\tgateway to  respond within",
+	"a b c d e f g h i j k", "Élan of the ÉQUIPE is", "THE MAXIMUM Connection Pool Size", "(see [Caching]) \"the\" limit",
+	"latency at the 95th percentile", "at p99, the", "p99 latency", ", p99", "200 ms at the 99.9th percentile for reads",
+	"ms p95", "ms — with p50 at", "ms at the\n95th percentile", "ms, then at the 95th percentile", strings.Repeat("word ", 30) + "p99",
+	"ms (p99)", "ms at P99", "ms At The 99Th Percentile", "\xff p99", "ééééééééééééééééééééééé p99", "ééééééééééééééééééééééééé p99",
+}
+
+func TestPhraseFastPaths(t *testing.T) {
+	for _, s := range append(phraseInputs, fastPathInputs...) {
+		assert.Equal(t, plainRawPhrase(s), rawPhrase(s), "rawPhrase(%q)", s)
+		assert.Equal(t, plainPercentileOf(s), percentileOf(s), "percentileOf(%q)", s)
+	}
+}
+
+func FuzzPhraseFastPaths(f *testing.F) {
+	for _, s := range phraseInputs {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := rawPhrase(s), plainRawPhrase(s); got != want {
+			t.Fatalf("rawPhrase(%q) = %q, want %q", s, got, want)
+		}
+		if got, want := percentileOf(s), plainPercentileOf(s); got != want {
+			t.Fatalf("percentileOf(%q) = %q, want %q", s, got, want)
+		}
+		toks := words.Tokens(s)
+		infos := make([]wordInfo, len(toks))
+		for i, w := range toks {
+			infos[i] = wordClasses[w]
+		}
+		if got, want := significantOf(toks, infos), significant(toks); !slices.Equal(got, want) {
+			t.Fatalf("significantOf(%q) = %q, want %q", s, got, want)
+		}
+	})
 }

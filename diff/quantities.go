@@ -216,7 +216,7 @@ var percentileRE = regexp.MustCompile(`(?i)^[^,;.]{0,24}?\b(?:at\s+(?:the\s+)?(\
 // percentileOf returns the percentile a value is stated at, read from the
 // words right after it ("at the 95th percentile", "p99"), or "".
 func percentileOf(after string) string {
-	if !hasPercentile(after) {
+	if !mayStatePercentile(after) {
 		return ""
 	}
 	m := percentileRE.FindStringSubmatch(after)
@@ -224,6 +224,27 @@ func percentileOf(after string) string {
 		return ""
 	}
 	return m[1] + m[2]
+}
+
+// mayStatePercentile reports whether percentileRE could match s: its
+// match opens, after at most 24 runes none of which is ',', ';' or '.',
+// with "p" and two digits, or with "at" followed somewhere by
+// "percentile". Most values have neither: "p99" later in the sentence,
+// which hasPercentile accepts, used to send them to the expression.
+func mayStatePercentile(s string) bool {
+	for i, n := 0, 0; i < len(s) && n <= 24; n++ {
+		switch c := s[i]; {
+		case c == ',' || c == ';' || c == '.':
+			return false
+		case c|0x20 == 'p' && i+2 < len(s) && isDigit(s[i+1]) && isDigit(s[i+2]):
+			return true
+		case c|0x20 == 'a' && i+1 < len(s) && s[i+1]|0x20 == 't' && hasFold(s[i:], "percentile"):
+			return true
+		}
+		_, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+	}
+	return false
 }
 
 // tableQuantities reads the quantities of a table row. A cell's value
@@ -593,20 +614,73 @@ func quantitySubject(before, after string) (string, []string) {
 // most six: "Delivery of the first release takes" gives "Delivery of the
 // first release".
 func rawPhrase(s string) string {
-	f := strings.FieldsFunc(s, func(r rune) bool { return unicode.IsSpace(r) || r == '=' || r == '`' || r == '*' })
-	trim := func(w string) string { return strings.ToLower(strings.Trim(w, ".,;:!?()[]\"'")) }
-	insignificant := func(w string) bool {
-		w = trim(w)
-		return w == "" || words.IsStopWord(w) || fillers[w] || lexicon.IsRequirementID(w) || !hasLetter(w)
+	// The words' spans, on the stack for all but the longest clauses.
+	var buf [32][2]int
+	f := buf[:0]
+	start := -1
+	for i := 0; i < len(s); {
+		r, size := rune(s[i]), 1
+		if r >= utf8.RuneSelf {
+			r, size = utf8.DecodeRuneInString(s[i:])
+		}
+		if unicode.IsSpace(r) || r == '=' || r == '`' || r == '*' {
+			if start >= 0 {
+				f = append(f, [2]int{start, i})
+				start = -1
+			}
+		} else if start < 0 {
+			start = i
+		}
+		i += size
 	}
-	for len(f) > 0 && insignificant(f[0]) {
+	if start >= 0 {
+		f = append(f, [2]int{start, len(s)})
+	}
+	for len(f) > 0 && phraseFiller(s[f[0][0]:f[0][1]]) {
 		f = f[1:]
 	}
-	for len(f) > 0 && insignificant(f[len(f)-1]) {
+	for len(f) > 0 && phraseFiller(s[f[len(f)-1][0]:f[len(f)-1][1]]) {
 		f = f[:len(f)-1]
 	}
 	if len(f) > 6 {
 		f = f[len(f)-6:]
 	}
-	return strings.Trim(strings.Join(f, " "), ".,;:!?()[]\"'")
+	if len(f) == 0 {
+		return ""
+	}
+	// The words joined by single spaces: the source itself when that is
+	// how it separates them, as it mostly does.
+	joined := s[f[0][0]:f[len(f)-1][1]]
+	for k := 1; k < len(f); k++ {
+		if f[k][0] != f[k-1][1]+1 || s[f[k-1][1]] != ' ' {
+			var b strings.Builder
+			for k, w := range f {
+				if k > 0 {
+					b.WriteByte(' ')
+				}
+				b.WriteString(s[w[0]:w[1]])
+			}
+			joined = b.String()
+			break
+		}
+	}
+	return strings.Trim(joined, ".,;:!?()[]\"'")
+}
+
+// phraseFiller reports whether a word of a clause names nothing: a stop
+// word, a filler, a requirement id or no word at all, once its
+// punctuation is trimmed. Short ASCII words are lower-cased on the stack.
+func phraseFiller(w string) bool {
+	w = strings.Trim(w, ".,;:!?()[]\"'")
+	var buf [32]byte
+	if len(w) <= len(buf) {
+		if b, ok := lowerASCII(buf[:0], w); ok {
+			w = string(b) // does not escape: no allocation
+		} else {
+			w = strings.ToLower(w)
+		}
+	} else {
+		w = strings.ToLower(w)
+	}
+	return w == "" || words.IsStopWord(w) || fillers[w] || lexicon.IsRequirementID(w) || !hasLetter(w)
 }
