@@ -355,11 +355,30 @@ func classify(sent string, row *tableRow) (Claim, bool) {
 	if !candidate(sent, lower) {
 		return Claim{}, false
 	}
-	toks := words.Tokens(splitIdentifiers(sent)) // lower-cased by Tokens
+	var toks []string
+	if needsSplit(sent) {
+		toks = words.Tokens(splitIdentifiers(sent)) // lower-cased by Tokens
+	} else {
+		toks = words.Tokens(lower) // the same tokens, without lower-casing sent again
+	}
 	c := Claim{Text: sent, lower: lower}
-	neg := 0
+	// One lookup per token gives every word class the tests below ask
+	// about (they used to scan the tokens once per class), and what
+	// significant needs of it: kept for most sentences in infos.
+	neg, classes := 0, wordClass(0)
+	var infoBuf [64]wordInfo
+	infos := infoBuf[:0]
+	if len(toks) > len(infoBuf) {
+		infos = nil // a long sentence: significant looks its words up again
+	}
 	for _, t := range toks {
-		if negationWords[t] {
+		wi := wordClasses[t]
+		if infos != nil {
+			infos = append(infos, wi)
+		}
+		k := wi.class
+		classes |= k
+		if k&classNegation != 0 {
 			neg++
 		}
 	}
@@ -371,7 +390,7 @@ func classify(sent string, row *tableRow) (Claim, bool) {
 	case hasDigit:
 		c.Quantities = quantities(sent, lower)
 	}
-	if anyWord(toks, dependencyWords) && containsAnyOf(lower, dependencyHints) {
+	if classes&classDependency != 0 && containsAnyOf(lower, dependencyHints) {
 		c.Edges = dependencyEdges(sent)
 	}
 	techs := lexicon.TechnologyIn(sent)
@@ -381,16 +400,20 @@ func classify(sent string, row *tableRow) (Claim, bool) {
 	switch {
 	case len(c.Edges) > 0:
 		c.Type = Dependency
-	case anyWord(toks, constraintWords) || containsAnyOf(lower, constraintPairs) || hasComparison(sent) || hasBound(c.Quantities):
+	case classes&classConstraint != 0 || containsAnyOf(lower, constraintPairs) || hasComparison(sent) || hasBound(c.Quantities):
 		c.Type = Constraint
-	case anyWord(toks, modalWords) || containsAnyOf(lower, modalPairs):
+	case classes&classModal != 0 || containsAnyOf(lower, modalPairs):
 		c.Type = Requirement
 	case len(c.Quantities) > 0 || c.Choice != nil || hasDigit || len(techs) > 0 || strings.Contains(lower, "zero "):
 		c.Type = Factual
 	default:
 		return Claim{}, false // neither a commitment nor a checkable fact
 	}
-	c.sig = sortedSet(significant(toks))
+	if infos != nil {
+		c.sig = sortedSet(significantOf(toks, infos))
+	} else {
+		c.sig = sortedSet(significant(toks))
+	}
 	return c, true
 }
 
@@ -437,6 +460,49 @@ var synonyms = map[string]string{
 	"latencies": "latency", "mem": "memory", "conn": "connection", "conns": "connection",
 }
 
+// wordClass says which of the word sets above a word belongs to.
+type wordClass uint8
+
+const (
+	classInsignificant wordClass = 1 << iota
+	classNegation
+	classDependency
+	classConstraint
+	classModal
+)
+
+// wordInfo is what classify and significant ask of a word: its classes
+// and its synonym ("" for none).
+type wordInfo struct {
+	class   wordClass
+	synonym string
+}
+
+// wordClasses joins insignificant, synonyms and the word sets classify
+// tests, so each token costs one map lookup, not one per set. It is built
+// from those sets, which stay the definitions.
+var wordClasses = func() map[string]wordInfo {
+	m := map[string]wordInfo{}
+	add := func(set map[string]bool, k wordClass) {
+		for w := range set {
+			wi := m[w]
+			wi.class |= k
+			m[w] = wi
+		}
+	}
+	add(insignificant, classInsignificant)
+	add(negationWords, classNegation)
+	add(dependencyWords, classDependency)
+	add(constraintWords, classConstraint)
+	add(modalWords, classModal)
+	for w, syn := range synonyms {
+		wi := m[w]
+		wi.synonym = syn
+		m[w] = wi
+	}
+	return m
+}()
+
 func needsSplit(s string) bool {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
@@ -481,15 +547,31 @@ func subjectWords(phrase string) []string {
 func significant(toks []string) []string {
 	out := make([]string, 0, len(toks))
 	for _, w := range toks {
-		if insignificant[w] || !hasLetter(w) || lexicon.IsRequirementID(w) {
-			continue
-		}
-		if s, ok := synonyms[w]; ok {
-			w = s
-		}
-		out = append(out, words.Stem(w))
+		out = appendSignificant(out, w, wordClasses[w])
 	}
 	return out
+}
+
+// significantOf is significant for tokens whose wordClasses entries the
+// caller has looked up already: infos[i] is toks[i]'s.
+func significantOf(toks []string, infos []wordInfo) []string {
+	out := make([]string, 0, len(toks))
+	for i, w := range toks {
+		out = appendSignificant(out, w, infos[i])
+	}
+	return out
+}
+
+// appendSignificant appends w, normalised, when it names something; wc is
+// its wordClasses entry.
+func appendSignificant(out []string, w string, wc wordInfo) []string {
+	if wc.class&classInsignificant != 0 || !hasLetter(w) || lexicon.IsRequirementID(w) {
+		return out
+	}
+	if wc.synonym != "" {
+		w = wc.synonym
+	}
+	return append(out, words.Stem(w))
 }
 
 func hasLetter(s string) bool {

@@ -67,8 +67,8 @@ type sectionText struct {
 	blocks   []Block
 	index    []int // of each block in doc.Blocks
 	words    words.Set
-	freq     map[string]int // stem → occurrences, for words of four letters or more
-	count    int            // words
+	repeated []stemCount // stems of words of four letters or more that occur twice or more, sorted by stem
+	count    int         // words
 	concrete int
 	vague    int
 }
@@ -104,8 +104,10 @@ func (st *sectionText) measure() {
 	}
 	// One tokenisation gives the word count, the word set and the
 	// frequencies emphasis needs.
-	st.freq = map[string]int{}
-	var set words.Set
+	// Sized for a word per six bytes (English averages about that), so
+	// neither slice grows a dozen times on a long section.
+	est := len(st.text)/6 + 1
+	set, long := make(words.Set, 0, est), make(words.Set, 0, est)
 	words.Each(st.text, func(w string) {
 		st.count++
 		if words.IsStopWord(w) || !hasLetter(w) {
@@ -114,11 +116,37 @@ func (st *sectionText) measure() {
 		stem := words.Stem(w)
 		set = append(set, stem)
 		if len(w) >= 4 {
-			st.freq[stem]++
+			long = append(long, stem)
 		}
 	})
 	slices.Sort(set)
 	st.words = slices.Compact(set)
+	st.repeated = repeatedStems(long)
+}
+
+// stemCount is a stem and how often it occurs.
+type stemCount struct {
+	stem string
+	n    int
+}
+
+// repeatedStems sorts stems and returns those that occur twice or more,
+// with their counts: the frequencies emphasis reads, counted in the
+// sorted slice rather than in a map per section.
+func repeatedStems(stems []string) []stemCount {
+	slices.Sort(stems)
+	var out []stemCount
+	for i := 0; i < len(stems); {
+		j := i + 1
+		for j < len(stems) && stems[j] == stems[i] {
+			j++
+		}
+		if j-i >= 2 {
+			out = append(out, stemCount{stems[i], j - i})
+		}
+		i = j
+	}
+	return out
 }
 
 // approach extracts what a section proposes: the first sentence of the
@@ -445,10 +473,8 @@ func emphasis(st sectionText, texts []sectionText, members []int, v int) []strin
 		n int
 	}
 	var list []wf
-	for stem, n := range st.freq {
-		if n < 2 {
-			continue
-		}
+	for _, sc := range st.repeated {
+		stem, n := sc.stem, sc.n
 		others := false
 		for _, o := range members {
 			if o != v && texts[o].words.Has(stem) {

@@ -131,7 +131,7 @@ var (
 // one, several when segments separated by " | " each start with a bold
 // label ("**Duration**: 5-7 days | **Milestone**: M3").
 func fldLabelledLine(src string) []Field {
-	if !strings.ContainsAny(src, ":：") {
+	if !hasColon(src) {
 		return nil // every form of label ends in a colon
 	}
 	quote := strings.TrimSpace(src)
@@ -164,6 +164,14 @@ func fldLabelledLine(src string) []Field {
 	return out
 }
 
+// hasColon is strings.ContainsAny(s, ":：") for every line of a document:
+// a byte search for ':' and a substring search for the full-width colon,
+// where ContainsAny, its set holding a non-ASCII rune, decodes each rune
+// of s and looks it up in the set.
+func hasColon(s string) bool {
+	return strings.IndexByte(s, ':') >= 0 || strings.Contains(s, "：")
+}
+
 func fldLabelled(s string) (Field, bool) {
 	if strings.HasPrefix(s, "*") || strings.HasPrefix(s, "_") { // a bold or italic label opens with its markup
 		if m := fldLabelSpanRE.FindStringSubmatch(s); m != nil && fldKeyOK(m[1]) {
@@ -174,7 +182,7 @@ func fldLabelled(s string) (Field, bool) {
 			if m == nil {
 				continue
 			}
-			if strings.ContainsAny(m[1], ":：") || !fldKeyOK(m[1]) {
+			if hasColon(m[1]) || !fldKeyOK(m[1]) {
 				return Field{}, false
 			}
 			val, bounded := fldValueSpan(m[2])

@@ -19,9 +19,25 @@ var statementLabel = regexp.MustCompile(`^[\s>*_\-+\d.)]*[A-Za-z][A-Za-z0-9]*[-_
 // leaving out an id that labels the whole statement: those are what the
 // value is about ("Task T03.04 costs 8 turns").
 func subjectIDs(quote, value string) []string {
+	return idsBefore(withoutLabel(quote), value)
+}
+
+// withoutLabel returns quote without the id that labels the statement,
+// if one does. The label ends in ':', so a quote without one has none.
+func withoutLabel(quote string) string {
+	if strings.IndexByte(quote, ':') < 0 {
+		return quote
+	}
 	if loc := statementLabel.FindStringIndex(quote); loc != nil {
 		quote = quote[loc[1]:]
 	}
+	return quote
+}
+
+// idsBefore returns the item ids a label-less quote names before value:
+// subjectIDs for a quote withoutLabel has already stripped (detectNumeric
+// strips each claim's quote once, however many values it states).
+func idsBefore(quote, value string) []string {
 	if i := strings.Index(quote, value); i > 0 {
 		quote = quote[:i]
 	}

@@ -27,21 +27,29 @@ type qref struct {
 // says; and the durations of one phase (itemDurations). Without an
 // alignment (DetectInput.Topics empty) any two sections may compare.
 func detectNumeric(in DetectInput) []Contradiction {
-	var refs []qref
-	var across, within []keyed
+	nq := 0
+	for v := range in.Claims {
+		for ci := range in.Claims[v] {
+			nq += len(in.Claims[v][ci].Quantities)
+		}
+	}
+	refs := make([]qref, 0, nq)
+	across, within := make([]keyed, 0, nq), make([]keyed, 0, nq)
 	place := newTopicIndex(in)
 	for v := range in.Claims {
+		vkey := "|v" + strconv.Itoa(v)
 		for ci := range in.Claims[v] {
 			c := &in.Claims[v][ci]
 			if len(c.Quantities) == 0 {
 				continue
 			}
 			where := place.of(v, c.Section)
+			quote := withoutLabel(c.Quote)
 			for qi := range c.Quantities {
 				q := &c.Quantities[qi]
-				refs = append(refs, qref{c, q, subjectIDs(c.Quote, q.Text)})
+				refs = append(refs, qref{c, q, idsBefore(quote, q.Text)})
 				across = append(across, keyed{group: q.Dim + "|" + where, words: q.Subject})
-				within = append(within, keyed{group: q.Dim + "|v" + strconv.Itoa(v), words: q.Subject})
+				within = append(within, keyed{group: q.Dim + vkey, words: q.Subject})
 			}
 		}
 	}
@@ -180,6 +188,10 @@ func mergeRepeated(cs []Contradiction) []Contradiction {
 	at := map[string]int{}
 	var out []Contradiction
 	places := map[string]int{}
+	// The statements (variant and line) each merged conflict cites, made
+	// when a second conflict joins it: a subject repeated in many places
+	// would otherwise rescan its growing list of claims for every claim.
+	cited := map[int]map[[2]int]bool{}
 	for _, c := range cs {
 		i, ok := at[c.Key]
 		if !ok {
@@ -187,9 +199,18 @@ func mergeRepeated(cs []Contradiction) []Contradiction {
 			out = append(out, c)
 			continue
 		}
+		has := cited[i]
+		if has == nil {
+			has = make(map[[2]int]bool, 2*len(out[i].Claims))
+			for _, o := range out[i].Claims {
+				has[[2]int{o.Variant, o.Line}] = true
+			}
+			cited[i] = has
+		}
 		added := false
 		for _, cl := range c.Claims {
-			if !slices.ContainsFunc(out[i].Claims, func(o Claim) bool { return o.Variant == cl.Variant && o.Line == cl.Line }) {
+			if k := [2]int{cl.Variant, cl.Line}; !has[k] {
+				has[k] = true
 				out[i].Claims = append(out[i].Claims, cl)
 				added = true
 			}
@@ -201,11 +222,36 @@ func mergeRepeated(cs []Contradiction) []Contradiction {
 	}
 	for i, c := range out {
 		if n := places[c.Key]; n > 0 {
-			sortClaims(out[i].Claims)
+			sortClaimsByIndex(out[i].Claims)
 			out[i].Reason += fmt.Sprintf("; the same subject conflicts in %d more place%s", n, plural(n))
 		}
 	}
 	return out
+}
+
+// sortClaimsByIndex orders cs as sortClaims does (by variant, line and
+// text, stably) but sorts their indexes and moves each claim once: a
+// merged conflict can cite hundreds of claims, and the stable sort of the
+// claims themselves moved each large struct many times.
+func sortClaimsByIndex(cs []Claim) {
+	if len(cs) < 2 {
+		return
+	}
+	idx := make([]int, len(cs))
+	for i := range idx {
+		idx[i] = i
+	}
+	// The index breaks ties, so the order is total and any sort gives
+	// the stable one.
+	slices.SortFunc(idx, func(i, j int) int {
+		a, b := &cs[i], &cs[j]
+		return cmp.Or(cmp.Compare(a.Variant, b.Variant), cmp.Compare(a.Line, b.Line), cmp.Compare(a.Text, b.Text), cmp.Compare(i, j))
+	})
+	sorted := make([]Claim, len(cs))
+	for k, i := range idx {
+		sorted[k] = cs[i]
+	}
+	copy(cs, sorted)
 }
 
 func plural(n int) string {
@@ -215,14 +261,39 @@ func plural(n int) string {
 	return "s"
 }
 
+// variantSet is a set of variant indexes: a bit per variant for the ten
+// an analysis has, a map past 64 (DetectInput takes any number).
+type variantSet struct {
+	bits uint64
+	more map[int]bool
+}
+
+// add adds v and reports whether it was new.
+func (s *variantSet) add(v int) bool {
+	if 0 <= v && v < 64 {
+		if s.bits&(1<<v) != 0 {
+			return false
+		}
+		s.bits |= 1 << v
+		return true
+	}
+	if s.more[v] {
+		return false
+	}
+	if s.more == nil {
+		s.more = map[int]bool{}
+	}
+	s.more[v] = true
+	return true
+}
+
 // crossNumeric compares the first value each variant gives for one subject
 // in one place, and reports a contradiction when variants disagree.
 func crossNumeric(refs []qref, members []int) (Contradiction, bool) {
 	var firsts []qref
-	seen := map[int]bool{}
+	var seen variantSet
 	for _, m := range members {
-		if r := refs[m]; !seen[r.claim.Variant] {
-			seen[r.claim.Variant] = true
+		if r := refs[m]; seen.add(r.claim.Variant) {
 			firsts = append(firsts, r)
 		}
 	}
@@ -255,8 +326,9 @@ func intraNumeric(in DetectInput, refs []qref, members []int) (Contradiction, bo
 	// Positions in members of the values in each bucket, ascending.
 	bySection := map[int][]int{}
 	byID := map[string][]int{}
-	bySubject := map[string][]int{}  // subject + "\x00" + heading item
-	subjectAny := map[string][]int{} // subject → every position, for values whose section names no item
+	bySubject := map[string][]int{}         // subject + "\x00" + heading item
+	subjectAny := map[string][]int{}        // subject → every position, for values whose section names no item
+	subject := make([]string, len(members)) // the joined subject of each member with two words or more
 	for x, i := range members {
 		r := refs[i]
 		bySection[r.claim.Section] = append(bySection[r.claim.Section], x)
@@ -265,7 +337,9 @@ func intraNumeric(in DetectInput, refs []qref, members []int) (Contradiction, bo
 		}
 		if len(r.q.Subject) >= 2 {
 			k := strings.Join(r.q.Subject, " ")
-			bySubject[k+"\x00"+itemOf(r)] = append(bySubject[k+"\x00"+itemOf(r)], x)
+			subject[x] = k
+			ki := k + "\x00" + itemOf(r)
+			bySubject[ki] = append(bySubject[ki], x)
 			subjectAny[k] = append(subjectAny[k], x)
 		}
 	}
@@ -281,7 +355,7 @@ func intraNumeric(in DetectInput, refs []qref, members []int) (Contradiction, bo
 			cand = after(cand, byID[id], x)
 		}
 		if len(a.q.Subject) >= 2 {
-			k := strings.Join(a.q.Subject, " ")
+			k := subject[x]
 			if item := itemOf(a); item == "" {
 				cand = after(cand, subjectAny[k], x)
 			} else {

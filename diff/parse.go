@@ -52,9 +52,17 @@ func Parse(name string, src []byte) (*Document, error) {
 	// rather than growing the slice a dozen times.
 	d.Blocks = make([]Block, 0, d.Lines/2+4)
 	b := &builder{doc: d, body: body, base: bodyStart, src: norm}
-	b.walkTop(markdown.Parse(text.NewReader(body)))
+	root := markdown.Parse(text.NewReader(body))
+	b.walkTop(root)
 	b.finishSections()
 	d.Title = documentTitle(d)
+	// The reference finder reads the tree too (prose, anchors, headings):
+	// leave it that reading rather than a second parse, unless a heading
+	// holds a brace — it parses headings' "{#id}" attributes, and only
+	// such a heading reads otherwise with them.
+	if r := mdast.Read(root, body, d.Source, bodyStart); r.Attributeless() {
+		d.Memo(mdast.ReadingKey{}, func() any { return r })
+	}
 	return d, nil
 }
 

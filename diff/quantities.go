@@ -216,7 +216,7 @@ var percentileRE = regexp.MustCompile(`(?i)^[^,;.]{0,24}?\b(?:at\s+(?:the\s+)?(\
 // percentileOf returns the percentile a value is stated at, read from the
 // words right after it ("at the 95th percentile", "p99"), or "".
 func percentileOf(after string) string {
-	if !hasPercentile(after) {
+	if !mayStatePercentile(after) {
 		return ""
 	}
 	m := percentileRE.FindStringSubmatch(after)
@@ -224,6 +224,27 @@ func percentileOf(after string) string {
 		return ""
 	}
 	return m[1] + m[2]
+}
+
+// mayStatePercentile reports whether percentileRE could match s: its
+// match opens, after at most 24 runes none of which is ',', ';' or '.',
+// with "p" and two digits, or with "at" followed somewhere by
+// "percentile". Most values have neither: "p99" later in the sentence,
+// which hasPercentile accepts, used to send them to the expression.
+func mayStatePercentile(s string) bool {
+	for i, n := 0, 0; i < len(s) && n <= 24; n++ {
+		switch c := s[i]; {
+		case c == ',' || c == ';' || c == '.':
+			return false
+		case c|0x20 == 'p' && i+2 < len(s) && isDigit(s[i+1]) && isDigit(s[i+2]):
+			return true
+		case c|0x20 == 'a' && i+1 < len(s) && s[i+1]|0x20 == 't' && hasFold(s[i:], "percentile"):
+			return true
+		}
+		_, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+	}
+	return false
 }
 
 // tableQuantities reads the quantities of a table row. A cell's value
@@ -368,7 +389,13 @@ var approxMarks = []string{"~", "≈", "about", "approximately", "approx.", "app
 // approximate reports whether the text before a number ends with a mark of
 // an estimate.
 func approximate(before string) bool {
-	before = strings.ToLower(tail(strings.TrimRight(before, " *_`("), 24))
+	before = tail(strings.TrimRight(before, " *_`("), 24)
+	var buf [24]byte
+	if b, ok := lowerASCII(buf[:0], before); ok {
+		before = string(b) // does not escape: no allocation for 24 bytes
+	} else {
+		before = strings.ToLower(before)
+	}
 	for _, m := range approxMarks {
 		if strings.HasSuffix(before, m) && (len(m) == 1 || m == "≈" || len(before) == len(m) || !isWordByte(before[len(before)-len(m)-1])) {
 			return true
@@ -400,6 +427,9 @@ func quoted(sent string, start, end int) bool {
 	before, after := tail(sent[:start], quoteWindow), head(sent[end:], quoteWindow)
 	if strings.Count(before, "\"")%2 == 1 && strings.Contains(after, "\"") {
 		return true
+	}
+	if strings.IndexByte(before, 0xE2) < 0 {
+		return false // no curly quotation mark (both begin with the byte E2) before the number
 	}
 	return strings.LastIndex(before, "“") > strings.LastIndex(before, "”") && strings.Contains(after, "”")
 }
@@ -439,7 +469,7 @@ var conditionWords = map[string]bool{"when": true, "if": true, "once": true, "un
 // number, opens with a condition or an example.
 func conditional(before string) bool {
 	before = tail(before, quoteWindow) // the clause's first words are near the number
-	if i := strings.LastIndexAny(before, ",;:.(—"); i >= 0 {
+	if i := lastClauseMark(before); i >= 0 {
 		before = before[i+1:]
 	}
 	// The first four words, lower-cased one at a time: this runs for
@@ -476,6 +506,42 @@ func conditional(before string) bool {
 		}
 	}
 	return false
+}
+
+// lowerASCII appends s lower-cased to buf when s is ASCII, and reports
+// false (with buf unchanged) when it is not: strings.ToLower without the
+// allocation, for the short windows read around every number.
+func lowerASCII(buf []byte, s string) ([]byte, bool) {
+	n := len(buf)
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			return buf[:n], false
+		}
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		buf = append(buf, c)
+	}
+	return buf, true
+}
+
+// lastClauseMark is strings.LastIndexAny(s, ",;:.(—") without decoding
+// every rune backwards (the set holds a non-ASCII rune, which takes
+// LastIndexAny off its fast path): the marks are bytes but "—", which is
+// found by its last byte.
+func lastClauseMark(s string) int {
+	for i := len(s) - 1; i >= 0; i-- {
+		switch s[i] {
+		case ',', ';', ':', '.', '(':
+			return i
+		case 0x94: // "—" is E2 80 94
+			if i >= 2 && s[i-1] == 0x80 && s[i-2] == 0xE2 {
+				return i - 2
+			}
+		}
+	}
+	return -1
 }
 
 func nextWord(s string) string {
@@ -548,20 +614,73 @@ func quantitySubject(before, after string) (string, []string) {
 // most six: "Delivery of the first release takes" gives "Delivery of the
 // first release".
 func rawPhrase(s string) string {
-	f := strings.FieldsFunc(s, func(r rune) bool { return unicode.IsSpace(r) || r == '=' || r == '`' || r == '*' })
-	trim := func(w string) string { return strings.ToLower(strings.Trim(w, ".,;:!?()[]\"'")) }
-	insignificant := func(w string) bool {
-		w = trim(w)
-		return w == "" || words.IsStopWord(w) || fillers[w] || lexicon.IsRequirementID(w) || !hasLetter(w)
+	// The words' spans, on the stack for all but the longest clauses.
+	var buf [32][2]int
+	f := buf[:0]
+	start := -1
+	for i := 0; i < len(s); {
+		r, size := rune(s[i]), 1
+		if r >= utf8.RuneSelf {
+			r, size = utf8.DecodeRuneInString(s[i:])
+		}
+		if unicode.IsSpace(r) || r == '=' || r == '`' || r == '*' {
+			if start >= 0 {
+				f = append(f, [2]int{start, i})
+				start = -1
+			}
+		} else if start < 0 {
+			start = i
+		}
+		i += size
 	}
-	for len(f) > 0 && insignificant(f[0]) {
+	if start >= 0 {
+		f = append(f, [2]int{start, len(s)})
+	}
+	for len(f) > 0 && phraseFiller(s[f[0][0]:f[0][1]]) {
 		f = f[1:]
 	}
-	for len(f) > 0 && insignificant(f[len(f)-1]) {
+	for len(f) > 0 && phraseFiller(s[f[len(f)-1][0]:f[len(f)-1][1]]) {
 		f = f[:len(f)-1]
 	}
 	if len(f) > 6 {
 		f = f[len(f)-6:]
 	}
-	return strings.Trim(strings.Join(f, " "), ".,;:!?()[]\"'")
+	if len(f) == 0 {
+		return ""
+	}
+	// The words joined by single spaces: the source itself when that is
+	// how it separates them, as it mostly does.
+	joined := s[f[0][0]:f[len(f)-1][1]]
+	for k := 1; k < len(f); k++ {
+		if f[k][0] != f[k-1][1]+1 || s[f[k-1][1]] != ' ' {
+			var b strings.Builder
+			for k, w := range f {
+				if k > 0 {
+					b.WriteByte(' ')
+				}
+				b.WriteString(s[w[0]:w[1]])
+			}
+			joined = b.String()
+			break
+		}
+	}
+	return strings.Trim(joined, ".,;:!?()[]\"'")
+}
+
+// phraseFiller reports whether a word of a clause names nothing: a stop
+// word, a filler, a requirement id or no word at all, once its
+// punctuation is trimmed. Short ASCII words are lower-cased on the stack.
+func phraseFiller(w string) bool {
+	w = strings.Trim(w, ".,;:!?()[]\"'")
+	var buf [32]byte
+	if len(w) <= len(buf) {
+		if b, ok := lowerASCII(buf[:0], w); ok {
+			w = string(b) // does not escape: no allocation
+		} else {
+			w = strings.ToLower(w)
+		}
+	} else {
+		w = strings.ToLower(w)
+	}
+	return w == "" || words.IsStopWord(w) || fillers[w] || lexicon.IsRequirementID(w) || !hasLetter(w)
 }

@@ -344,7 +344,8 @@ func contentsSections(d *diff.Document) []bool {
 func isBoilerplate(b *diff.Block, src string) bool {
 	switch b.Kind {
 	case diff.ListItem:
-		if tocEntry.MatchString(src) {
+		// the pattern holds "](#": a list item without it is no entry
+		if strings.Contains(src, "](#") && tocEntry.MatchString(src) {
 			return true
 		}
 	case diff.Paragraph:
@@ -355,7 +356,9 @@ func isBoilerplate(b *diff.Block, src string) bool {
 		return false
 	}
 	for _, l := range strings.Split(src, "\n") {
-		if !metadataLine.MatchString(l) {
+		// every metadata line holds a colon: a line without one is not
+		// metadata, and the pattern need not run
+		if strings.IndexByte(l, ':') < 0 || !metadataLine.MatchString(l) {
 			return false
 		}
 	}

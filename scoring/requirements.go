@@ -140,8 +140,9 @@ type gramIndex map[uint64]int
 
 func newGramIndex(d *diff.Document) gramIndex {
 	g := gramIndex{}
+	var w []string // the block's significant words; one buffer for every block
 	add := func(text string, off int) {
-		w := significant(text)
+		w = appendSignificant(w[:0], text)
 		for i := 0; i+3 <= len(w); i++ {
 			h := trigram(w[i], w[i+1], w[i+2])
 			if _, ok := g[h]; !ok {
@@ -185,6 +186,19 @@ func significant(text string) []string {
 		out = append(out, words.Stem(t))
 	}
 	return out
+}
+
+// appendSignificant appends significant(text) to dst, without the token
+// slice Tokens would build: the gram index reads every block of every
+// variant.
+func appendSignificant(dst []string, text string) []string {
+	words.Each(text, func(t string) {
+		if words.IsStopWord(t) || lexicon.IsRequirementID(t) {
+			return
+		}
+		dst = append(dst, words.Stem(t))
+	})
+	return dst
 }
 
 // trigram hashes three words with FNV-1a; deterministic across runs.

@@ -178,6 +178,10 @@ func TechnologyIn(s string) []Tech {
 			prev = ""
 			continue
 		}
+		if !mayName(lw) {
+			prev, prevIsTech = "", false // neither a name nor the first word of one
+			continue
+		}
 		if t, ok := lookup(w, lw); ok {
 			out = append(out, t)
 			prev, prevIsTech = w, true
@@ -189,6 +193,38 @@ func TechnologyIn(s string) []Tech {
 		}
 	}
 	return out
+}
+
+// nameShapes marks the lengths and first letters of the one-word names
+// and of the first words of two-word names: a word of another shape (most
+// words of any text) is neither, and TechnologyIn skips its two map
+// lookups.
+var nameShapes = func() (t [25][26]bool) {
+	mark := func(w string) {
+		if c := w[0]; len(w) < len(t) && 'a' <= c && c <= 'z' {
+			t[len(w)][c-'a'] = true
+		}
+	}
+	for name := range technologies {
+		if strings.IndexByte(name, ' ') < 0 {
+			mark(strings.ToLower(name))
+		}
+	}
+	for w := range firstWords {
+		mark(strings.ToLower(w))
+	}
+	return t
+}()
+
+// mayName reports whether the lower-cased word lw (2 to 24 bytes) may be
+// a technology's name or the first word of one; false means it is
+// neither. Words that do not start with a letter are always looked up.
+func mayName(lw []byte) bool {
+	c := lw[0]
+	if c < 'a' || c > 'z' {
+		return true
+	}
+	return nameShapes[len(lw)][c-'a']
 }
 
 // firstWords are the first words of two-word technology names.

@@ -14,8 +14,6 @@ import (
 const SameTitle = 0.8
 
 var (
-	htmlIDRE = regexp.MustCompile(`<[a-zA-Z][^<>\n]*?\b(?:id|name)[ \t]*=[ \t]*["']([^"'\n<>]+)["']`)
-
 	headMileRE  = regexp.MustCompile(`\bM(\d+)\b|(?i:\bmilestone)[ \t]+M?(\d+)\b`)
 	headDelivRE = regexp.MustCompile(`\bD(` + num + `)\b|(?i:\bdeliverable)[ \t]+D?(` + num + `)\b`)
 	cellMileRE  = regexp.MustCompile(`^(?:(?i:milestone)[ \t]+M?(\d+)|M(\d+))\b`)
@@ -149,14 +147,14 @@ func newIndex(d *diff.Document, rd *reading) *Index {
 	}
 	var slugs Slugger
 	for _, h := range rd.headings {
-		sec := d.SectionAt(h.off)
-		if h.top && sec >= 0 && d.Sections[sec].Line == d.LineAt(h.off) {
-			titles[sec] = h.text
+		sec := d.SectionAt(h.Off)
+		if h.Top && sec >= 0 && d.Sections[sec].Line == d.LineAt(h.Off) {
+			titles[sec] = h.Text
 		}
-		if h.id != "" {
-			setOnce(x.anchors, strings.ToLower(h.id), sec)
+		if h.ID != "" {
+			setOnce(x.anchors, strings.ToLower(h.ID), sec)
 		}
-		setOnce(x.anchors, slugs.Next(h.text), sec)
+		setOnce(x.anchors, slugs.Next(h.Text), sec)
 	}
 	for i, title := range titles {
 		if n, _, _, ok := HeadingNumber(title); ok && nests(d, titles, i, n) {
@@ -226,7 +224,7 @@ func newIndex(d *diff.Document, rd *reading) *Index {
 	// HTML anchors: id and name attributes of the HTML goldmark found
 	// (blocks and inline tags; never code)
 	for _, h := range rd.htmlIDs {
-		setOnce(x.anchors, strings.ToLower(h.id), d.SectionAt(h.off))
+		setOnce(x.anchors, strings.ToLower(h.ID), d.SectionAt(h.Off))
 	}
 	return x
 }

@@ -169,8 +169,44 @@ type Set []string
 
 // NewSet returns the significant words of s.
 func NewSet(s string) Set {
+	if len(s) >= dedupeFrom {
+		return newSetDeduped(s)
+	}
+	return newSetPlain(s)
+}
+
+// dedupeFrom is the length from which NewSet drops repeated words before
+// sorting. A whole document (the debate groups variants by theirs) repeats
+// most of its words many times: sorting every occurrence cost more than
+// tokenising, while a map lookup per word is cheap. Short texts (headings,
+// sentences) repeat few words, and the map would cost more than it saves.
+const dedupeFrom = 2048
+
+// newSetPlain is NewSet's plain form: every significant word stemmed,
+// sorted, duplicates removed.
+func newSetPlain(s string) Set {
 	set := make(Set, 0, len(s)/8+1)
 	forEachToken(strings.ToLower(s), func(w string) {
+		if stopWords[w] || isNumbering(w) {
+			return
+		}
+		set = append(set, Stem(w))
+	})
+	slices.Sort(set)
+	return slices.Compact(set)
+}
+
+// newSetDeduped is newSetPlain for long texts: a word already seen is
+// skipped before it is stemmed and sorted. The result is the same set,
+// since Stem depends on the word alone.
+func newSetDeduped(s string) Set {
+	seen := make(map[string]struct{}, len(s)/32+1)
+	set := make(Set, 0, len(s)/32+1)
+	forEachToken(strings.ToLower(s), func(w string) {
+		if _, ok := seen[w]; ok {
+			return
+		}
+		seen[w] = struct{}{}
 		if stopWords[w] || isNumbering(w) {
 			return
 		}

@@ -1,0 +1,63 @@
+package scoring
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/crucible-go/crucible/diff"
+)
+
+// plainIsBoilerplate is isBoilerplate without the byte tests before the
+// patterns.
+func plainIsBoilerplate(b *diff.Block, src string) bool {
+	switch b.Kind {
+	case diff.ListItem:
+		if tocEntry.MatchString(src) {
+			return true
+		}
+	case diff.Paragraph:
+	default:
+		return false
+	}
+	if strings.IndexByte(src, ':') < 0 {
+		return false
+	}
+	for _, l := range strings.Split(src, "\n") {
+		if !metadataLine.MatchString(l) {
+			return false
+		}
+	}
+	return true
+}
+
+var boilerplateInputs = []string{
+	"", "- [Caching](#caching)", "1. [A](#a) ", "- [A](#a) and more", "* [x](other.md)", "Version: 1.2\nStatus: draft",
+	"**Owner**: team\nLast updated: today", "Version 1.2\nStatus: draft", "Status: draft\nno colon here", "Date :x", "plain prose",
+	"- **Authors**: a, b", "](#", ":", "\n:\n",
+}
+
+func TestIsBoilerplateFastPath(t *testing.T) {
+	for _, src := range boilerplateInputs {
+		for _, k := range []diff.BlockKind{diff.ListItem, diff.Paragraph, diff.TableRow, diff.Code} {
+			b := &diff.Block{Kind: k}
+			assert.Equal(t, plainIsBoilerplate(b, src), isBoilerplate(b, src), "%v %q", k, src)
+		}
+	}
+}
+
+func FuzzIsBoilerplate(f *testing.F) {
+	for _, s := range boilerplateInputs {
+		f.Add(s, true)
+	}
+	f.Fuzz(func(t *testing.T, src string, list bool) {
+		b := &diff.Block{Kind: diff.Paragraph}
+		if list {
+			b.Kind = diff.ListItem
+		}
+		if got, want := isBoilerplate(b, src), plainIsBoilerplate(b, src); got != want {
+			t.Fatalf("isBoilerplate(%v, %q) = %v, want %v", b.Kind, src, got, want)
+		}
+	})
+}
