@@ -57,11 +57,12 @@ func Parse(name string, src []byte) (*Document, error) {
 	b.finishSections()
 	d.Title = documentTitle(d)
 	// The reference finder reads the tree too (prose, anchors, headings):
-	// leave it that reading rather than a second parse, unless a heading
+	// leave it the tree rather than have it parse again, unless a heading
 	// holds a brace — it parses headings' "{#id}" attributes, and only
-	// such a heading reads otherwise with them.
-	if r := mdast.Read(root, body, d.Source, bodyStart); r.Attributeless() {
-		d.Memo(mdast.ReadingKey{}, func() any { return r })
+	// such a heading reads otherwise with them. It reads the tree when it
+	// is first asked (see mdast.Tree).
+	if !mdast.HeadingsBraced(root, body) {
+		d.Memo(mdast.TreeKey{}, func() any { return &mdast.Tree{Root: root, Body: body, Base: bodyStart} })
 	}
 	return d, nil
 }

@@ -28,11 +28,6 @@ type Reading struct {
 	Anchors  []Anchor // "[x](#a)" links, in document order
 	Headings []Heading
 	HTMLIDs  []HTMLID
-
-	// braced is set when a heading's text holds '{': parsed with
-	// goldmark's heading attributes, "## Caching {#cache}" is another
-	// tree (see [Reading.Attributeless]).
-	braced bool
 }
 
 // Anchor is a link to a fragment of the document itself: Source[Lo:Hi]
@@ -61,16 +56,51 @@ type HTMLID struct {
 }
 
 // ReadingKey is the document memo key (see diff.Document.Memo) of a
-// document's *Reading: the diff parser stores the reading there when its
-// tree is the reference finder's, and the reference finder computes it
-// there otherwise.
+// document's *Reading, which the reference finder computes there: from the
+// diff parser's tree when it left one (see Tree), else from a parse of its
+// own.
 type ReadingKey struct{}
 
-// Attributeless reports whether no heading holds '{'. goldmark's heading
-// attributes ("## Caching {#cache}") change only such headings, so a tree
-// parsed without them is then the tree parsed with them, and the reading
-// holds for either.
-func (r *Reading) Attributeless() bool { return !r.braced }
+// Tree is the goldmark tree the diff parser built of a document's body
+// (body is src[base:]), left under TreeKey for the reference finder when
+// no heading holds '{' (see HeadingsBraced): the tree parsed with heading
+// attributes is then the same, so a second parse would only repeat it.
+// It is read on first use, so a program that only parses pays nothing
+// for it.
+type Tree struct {
+	Root ast.Node
+	Body []byte
+	Base int
+}
+
+// TreeKey is the document memo key of a document's *Tree.
+type TreeKey struct{}
+
+// HeadingsBraced reports whether a heading of root (parsed from body)
+// holds '{': goldmark's heading attributes ("## Caching {#cache}") read
+// only such a heading otherwise.
+func HeadingsBraced(root ast.Node, body []byte) bool {
+	braced := false
+	_ = ast.Walk(root, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		h, ok := n.(*ast.Heading)
+		if !ok {
+			return ast.WalkContinue, nil
+		}
+		lines := h.Lines()
+		for i := 0; i < lines.Len(); i++ {
+			seg := lines.At(i)
+			if bytes.IndexByte(seg.Value(body), '{') >= 0 {
+				braced = true
+				return ast.WalkStop, nil
+			}
+		}
+		return ast.WalkSkipChildren, nil
+	})
+	return braced
+}
 
 var htmlIDRE = regexp.MustCompile(`<[a-zA-Z][^<>\n]*?\b(?:id|name)[ \t]*=[ \t]*["']([^"'\n<>]+)["']`)
 
@@ -219,10 +249,6 @@ func (w *walker) rawHTML(n ast.Node) {
 
 func (w *walker) heading(h *ast.Heading) {
 	lines := h.Lines()
-	for i := 0; i < lines.Len() && !w.r.braced; i++ {
-		seg := lines.At(i)
-		w.r.braced = bytes.IndexByte(seg.Value(w.body), '{') >= 0
-	}
 	off := w.base
 	if p := h.Pos(); p >= 0 {
 		off += p

@@ -47,7 +47,12 @@ func read(d *diff.Document) *reading {
 }
 
 func newReading(d *diff.Document) *reading {
-	mr := d.Memo(mdast.ReadingKey{}, func() any { return parseReading(d) }).(*mdast.Reading)
+	mr := d.Memo(mdast.ReadingKey{}, func() any {
+		if t, _ := d.Memo(mdast.TreeKey{}, func() any { return (*mdast.Tree)(nil) }).(*mdast.Tree); t != nil {
+			return mdast.Read(t.Root, t.Body, d.Source, t.Base)
+		}
+		return parseReading(d)
+	}).(*mdast.Reading)
 	r := &reading{prose: mr.Prose, headings: mr.Headings, htmlIDs: mr.HTMLIDs}
 	if len(mr.Anchors) > 0 {
 		r.anchors = make([]Ref, len(mr.Anchors))
@@ -60,7 +65,7 @@ func newReading(d *diff.Document) *reading {
 }
 
 // parseReading parses d with heading attributes and reads the tree: what
-// refs does when diff's parser left no reading.
+// refs does when diff's parser left no tree.
 func parseReading(d *diff.Document) *mdast.Reading {
 	base := 0
 	if d.FrontMatter != nil {

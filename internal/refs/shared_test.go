@@ -14,11 +14,14 @@ import (
 	"github.com/crucible-go/crucible/internal/samplegen"
 )
 
-// storedReading returns the reading diff's parser left in d's memo, or
-// nil when it left none.
+// storedReading returns the reading of the tree diff's parser left in d's
+// memo, or nil when it left none.
 func storedReading(d *diff.Document) *mdast.Reading {
-	r, _ := d.Memo(mdast.ReadingKey{}, func() any { return (*mdast.Reading)(nil) }).(*mdast.Reading)
-	return r
+	t, _ := d.Memo(mdast.TreeKey{}, func() any { return (*mdast.Tree)(nil) }).(*mdast.Tree)
+	if t == nil {
+		return nil
+	}
+	return mdast.Read(t.Root, t.Body, d.Source, t.Base)
 }
 
 var sharedInputs = []string{
@@ -33,10 +36,10 @@ var sharedInputs = []string{
 	"## {#only}\n#\n##\n",
 }
 
-// TestSharedReading: the reading diff's parser leaves (from its tree,
-// parsed without heading attributes) is the reading refs makes from its
-// own parse (with them) whenever it is left, and it is left unless a
-// heading holds a brace.
+// TestSharedReading: the reading of the tree diff's parser leaves (parsed
+// without heading attributes) is the reading refs makes from its own
+// parse (with them) whenever it is left, and it is left unless a heading
+// holds a brace.
 func TestSharedReading(t *testing.T) {
 	inputs := append([]string(nil), sharedInputs...)
 	for i := range 3 {
