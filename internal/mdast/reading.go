@@ -66,7 +66,7 @@ type ReadingKey struct{}
 // no heading holds '{' (see HeadingsBraced): the tree parsed with heading
 // attributes is then the same, so a second parse would only repeat it.
 // It is read on first use, so a program that only parses pays nothing
-// for it.
+// for it, and released once read (Root nil).
 type Tree struct {
 	Root ast.Node
 	Body []byte

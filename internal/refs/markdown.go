@@ -48,8 +48,10 @@ func read(d *diff.Document) *reading {
 
 func newReading(d *diff.Document) *reading {
 	mr := d.Memo(mdast.ReadingKey{}, func() any {
-		if t, _ := d.Memo(mdast.TreeKey{}, func() any { return (*mdast.Tree)(nil) }).(*mdast.Tree); t != nil {
-			return mdast.Read(t.Root, t.Body, d.Source, t.Base)
+		if t, _ := d.Memo(mdast.TreeKey{}, func() any { return (*mdast.Tree)(nil) }).(*mdast.Tree); t != nil && t.Root != nil {
+			r := mdast.Read(t.Root, t.Body, d.Source, t.Base)
+			t.Root, t.Body = nil, nil // read once (this memo): the tree can go
+			return r
 		}
 		return parseReading(d)
 	}).(*mdast.Reading)
