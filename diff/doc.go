@@ -35,9 +35,11 @@
 // the statements of other sections that name the same identifiers — plus
 // a last request over summaries and totals, and its findings count only
 // once verified and given with high confidence — the rest, and the
-// changes between successive revisions, are content differences. With a model detector each contradiction says
-// which detectors found it. Every finding quotes the variants verbatim
-// with line numbers.
+// changes between successive revisions, are content differences; one more
+// request asks which findings report the same disagreement from other
+// statements, and each such group is one finding. With a model detector
+// each contradiction says which detectors found it. Every finding quotes
+// the variants verbatim with line numbers.
 //
 // The analysis is measured against hand-labelled real variant sets: `go
 // test ./diff -run TestEval -v` reads them from ../shared/eval (or
