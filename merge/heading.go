@@ -2,7 +2,9 @@ package merge
 
 import (
 	"regexp"
+	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/crucible-go/crucible/internal/refs"
 	"github.com/crucible-go/crucible/internal/words"
@@ -22,10 +24,12 @@ import (
 //     the base's label: the base numbers its items, and its Phase 6 is the
 //     source's Phase 5;
 //   - titles without labels take the source's;
-//   - labels of different kinds ("C-1" against "SOL-D", "Bug 2" against
-//     "Fix 2") or on one side only keep the base's heading: the variants
-//     name their items differently, and the source's name would not fit
-//     the base's list.
+//   - "Bug 2 Fix:" and "Fix 2:" name one item (the same id, the source's
+//     kind a word of the base's label): the base's label, the source's
+//     words;
+//   - labels of different kinds ("C-1" against "SOL-D") or on one side
+//     only keep the base's heading: the variants name their items
+//     differently, and the source's name would not fit the base's list.
 //
 // The base's section number ("3.1") stays in every case.
 
@@ -51,8 +55,41 @@ func replacedTitle(base, src string) (string, bool) {
 	switch {
 	case bl == nil && sl == nil:
 		return prefix + s, true
-	case bl == nil || sl == nil || !strings.EqualFold(labelKind(bl), labelKind(sl)):
+	case bl == nil || sl == nil:
+		return "", false
+	case strings.EqualFold(labelKind(bl), labelKind(sl)):
+		label := bl[0]
+		if lead, ok := labelLead(b); ok && strings.HasPrefix(lead, bl[0]) && isWord(strings.TrimSpace(lead[len(bl[0]):])) {
+			label = lead // "Bug 1 Fix", as the base names its items
+		}
+		return prefix + label + s[len(sl[0]):], true
+	}
+	// "Bug 2 Fix:" and "Fix 2:" name one item: the same id, and the
+	// source's kind is a word of the base's label
+	if lead, ok := labelLead(b); ok && labelID(bl) == labelID(sl) && slices.ContainsFunc(strings.Fields(lead), func(w string) bool { return strings.EqualFold(w, labelKind(sl)) }) {
+		return prefix + lead + s[len(sl[0]):], true
+	}
+	return "", false
+}
+
+// labelID returns the id of an item label matched by itemLabelRE ("2",
+// "2.5", "D").
+func labelID(m []string) string { return m[2] + m[3] }
+
+// labelLead returns the short lead of a title up to its separator ("Bug
+// 2 Fix" of "Bug 2 Fix: State-Driven Paths"): at most four words.
+func labelLead(title string) (string, bool) {
+	i := strings.IndexAny(title, ":—")
+	if j := strings.Index(title, " -- "); j >= 0 && (i < 0 || j < i) {
+		i = j
+	}
+	if i <= 0 || len(strings.Fields(title[:i])) > 4 {
 		return "", false
 	}
-	return prefix + bl[0] + s[len(sl[0]):], true
+	return strings.TrimSpace(title[:i]), true
+}
+
+// isWord reports whether s is one word of letters.
+func isWord(s string) bool {
+	return s != "" && strings.IndexFunc(s, func(r rune) bool { return !unicode.IsLetter(r) }) < 0
 }

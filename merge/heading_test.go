@@ -14,11 +14,13 @@ func TestReplacedTitle(t *testing.T) {
 		{"nearly the same title", "3. Risk Assessment and Mitigation", "Risk Assessment & Mitigation", ""},
 		{"the same words", "2.1 Goals", "goals", ""},
 		{"no labels: the source's title, the base's number", "8.2 Critical issues requiring correction", "Overall assessment", "8.2 Overall assessment"},
-		{"the same label, another description", "3.1 Bug 1 Fix: Agent Mismatch Guard", "Bug 1: Restore Agents from State File", "3.1 Bug 1: Restore Agents from State File"},
+		{"the same label, another description", "3.1 Bug 1 Fix: Agent Mismatch Guard", "Bug 1: Restore Agents from State File", "3.1 Bug 1 Fix: Restore Agents from State File"},
 		{"the base numbers its items its own way", "Phase 6. Test hardening and rollback proof", "Phase 5: Polish & Validation", "Phase 6: Polish & Validation"},
 		{"a verdict in the base's title", "1.8 Delta 2.1 (spec-patch) — Finding is accurate", "Delta 2.1 -- Spec-patch auto-resume still present", "1.8 Delta 2.1 -- Spec-patch auto-resume still present"},
 		{"labels of different kinds", "C-1: Pre-write dead-man's switch (MEDIUM)", "SOL-D: DISCARD", ""},
-		{"a bug against a fix", "3.2 Bug 2 Fix: State-Driven Paths", "Fix 2: Distinguish missing files", ""},
+		{"a bug's fix and the fix of the same number", "3.2 Bug 2 Fix: State-Driven Paths", "Fix 2: Distinguish missing files", "3.2 Bug 2 Fix: Distinguish missing files"},
+		{"a fix of another number", "3.2 Bug 2 Fix: State-Driven Paths", "Fix 3: Distinguish missing files", ""},
+		{"a bug against a fix", "3.2 Bug 2: State-Driven Paths", "Fix 2: Distinguish missing files", ""},
 		{"a section sign against capitals", "3.1 §4.4 Replacement Text — Detailed Critique", "SS4.4 Replacement Language", ""},
 		{"a label on one side only", "OV-4: Pre-writing the result file", "Claim Under Challenge", ""},
 		{"a label on the source's side only", "Testing", "Phase 5: Polish & Validation", ""},
@@ -48,10 +50,10 @@ func TestReplaceTakesTheSourceTitle(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, p.Changes, 1)
 	c := p.Changes[0]
-	assert.Equal(t, "3.1 Bug 1: --resume Restores Agents from State", c.Heading)
-	assert.Contains(t, c.Integration, `the heading becomes "3.1 Bug 1: --resume Restores Agents from State": the base's title describes the text replaced`)
+	assert.Equal(t, "3.1 Bug 1 Fix: --resume Restores Agents from State", c.Heading)
+	assert.Contains(t, c.Integration, `the heading becomes "3.1 Bug 1 Fix: --resume Restores Agents from State": the base's title describes the text replaced`)
 	m := merge(t, in.Base.Doc, c)
-	assert.Contains(t, m.Output, "### 3.1 Bug 1: `--resume` Restores Agents from State\n")
+	assert.Contains(t, m.Output, "### 3.1 Bug 1 Fix: `--resume` Restores Agents from State\n")
 	assert.NotContains(t, m.Output, "Agent Mismatch Guard")
 }
 
