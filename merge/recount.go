@@ -29,9 +29,10 @@ type Recounted struct {
 // tallies in the sections' own text.
 func (r *run) recount() []Recounted {
 	plain, own := r.tree.renderPlain()
+	plain = trimFinal(plain)
 	doc, err := diff.Parse("merged", []byte(plain))
-	if err != nil {
-		return nil
+	if err != nil || doc.Source != plain {
+		return nil // the lines would not map back to the sections' text
 	}
 	found := diff.Recounts(doc)
 	if len(found) == 0 {
