@@ -248,7 +248,7 @@ func leaveSubsections(in PlanInput, kept []Change, rewritten map[int]int) {
 				}
 				continue
 			}
-			if sub.Fate != SubsectionReplaced && sub.Fate != SubsectionCovered {
+			if sub.Fate != SubsectionReplaced && sub.Fate != SubsectionCovered && sub.Fate != SubsectionKept {
 				continue
 			}
 			for _, k := range in.Base.Doc.Sections[t].Children {

@@ -120,32 +120,35 @@ func TestNewPlanReplaceLeavesWhatOtherChangesBring(t *testing.T) {
 	in := PlanInput{
 		Base: Variant{Label: "A", Doc: base},
 		Variants: []Variant{
-			{Label: "B", Doc: mustParse(t, "b.md", "# S\n\n## Critical issues\n\nB issues, the debate's choice.\n\n## Warm-up\n\nB warms the cache.\n")},
+			{Label: "B", Doc: mustParse(t, "b.md", "# S\n\n## Critical issues\n\nB issues, the debate's choice.\n\n## Warm-up\n\nB warms the cache.\n\n## Counts\n\nFour, by B.\n")},
 			{Label: "C", Doc: mustParse(t, "c.md", "# S\n\n## Summary\n\nC summary.\n\n### Critical issues\n\nC issues.\n\n### Warm-up\n\nC warms up.\n")},
 		},
 		Strengths: []Strength{
 			{Variant: "B", Section: SectionRef{Title: "Critical issues"}},
 			{Variant: "B", Section: SectionRef{Title: "Warm-up"}, Target: SectionRef{Title: "Summary"}, Approach: Insert},
+			{Variant: "B", Section: SectionRef{Title: "Counts"}},
 			{Variant: "C", Section: SectionRef{Title: "Summary"}},
 		},
 	}
 	p, err := NewPlan(in, WithClock(fixedClock))
 	require.NoError(t, err)
-	require.Len(t, p.Changes, 3)
-	summary := p.Changes[2]
+	require.Len(t, p.Changes, 4)
+	summary := p.Changes[3]
 	require.Equal(t, Replace, summary.Approach)
 	assert.Equal(t, []Subsection{
 		{Base: "Critical issues", Source: "Critical issues", Fate: SubsectionKept, Change: 1},
 		{Source: "Warm-up", Fate: SubsectionLeft, Change: 2},
-		{Base: "Counts", Fate: SubsectionKept},
+		{Base: "Counts", Fate: SubsectionKept, Change: 3},
 	}, summary.Subsections)
-	assert.Contains(t, summary.Integration, `left to another change: "Critical issues" (Change #1 rewrites it; the source's "Critical issues" is not brought), the source's "Warm-up" (Change #2 brings this topic)`)
+	assert.Contains(t, summary.Integration, `left to another change: "Critical issues" (Change #1 rewrites it; the source's "Critical issues" is not brought), the source's "Warm-up" (Change #2 brings this topic), "Counts" (Change #3 rewrites it)`)
+	assert.NotContains(t, summary.Integration, "kept as they are")
 
 	m := merge(t, base, p.Changes...)
 	assert.Contains(t, m.Output, "B issues, the debate's choice.")
 	assert.Contains(t, m.Output, "B warms the cache.")
 	assert.Contains(t, m.Output, "C summary.")
-	for _, gone := range []string{"C issues.", "C warms up.", "Base issues."} {
+	assert.Contains(t, m.Output, "Four, by B.")
+	for _, gone := range []string{"C issues.", "C warms up.", "Base issues.", "Three."} {
 		assert.NotContains(t, m.Output, gone)
 	}
 	assert.Equal(t, 1, strings.Count(m.Output, "Warm-up\n"), "one section per topic")
