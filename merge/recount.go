@@ -28,6 +28,15 @@ type Recounted struct {
 // recount restates the stale counts of the merged tree's re-rating
 // tallies in the sections' own text.
 func (r *run) recount() []Recounted {
+	// only a sentence saying how many items "are rated" counts a table's
+	// re-ratings: without one, no second parse of the merged text
+	rated := false
+	r.tree.walk(func(n *node) {
+		rated = rated || strings.Contains(n.own, " rated ") || strings.Contains(n.own, " Rated ") || strings.Contains(n.own, " RATED ")
+	})
+	if !rated {
+		return nil
+	}
 	plain, own := r.tree.renderPlain()
 	plain = trimFinal(plain)
 	doc, err := diff.Parse("merged", []byte(plain))

@@ -2,6 +2,7 @@ package merge
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/crucible-go/crucible/internal/words"
 )
@@ -138,26 +139,25 @@ func onlyCell(cells []string, ok func(string) bool) int {
 	return found
 }
 
-// containsWordFold reports whether s holds word, whatever its case, not
-// as part of a longer word.
+// containsWordFold reports whether s holds word, whatever its case, as a
+// whole word in the sense of replaceWholeWord (see wordBoundaryRune).
 func containsWordFold(s, word string) bool {
 	ls, lw := strings.ToLower(s), strings.ToLower(word)
-	for from := 0; ; {
+	for from := 0; lw != ""; {
 		i := strings.Index(ls[from:], lw)
 		if i < 0 {
 			return false
 		}
 		i += from
 		end := i + len(lw)
-		if (i == 0 || !isWordByte(ls[i-1])) && (end == len(ls) || !isWordByte(ls[end])) {
+		before, _ := utf8.DecodeLastRuneInString(ls[:i])
+		after, _ := utf8.DecodeRuneInString(ls[end:])
+		if (i == 0 || wordBoundaryRune(before, true)) && (end == len(ls) || wordBoundaryRune(after, false)) {
 			return true
 		}
 		from = i + 1
 	}
-}
-
-func isWordByte(b byte) bool {
-	return b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= 0x80
+	return false
 }
 
 // replaceFold replaces the first occurrence of old in s, whatever its
