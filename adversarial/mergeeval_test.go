@@ -562,8 +562,41 @@ func restated(merged, quote, value, majority string) bool {
 }
 
 // sameSideValue reports whether two sides of a labelled contradiction
-// give the same value, case and spacing aside.
+// give the same value, case and spacing aside. An order of numbered items
+// is the same order whatever word labels them ("Bug 1, Bug 4, Bug 3" and
+// "Fix 1, 4, 3" agree): with two numbers or more, a word right before a
+// number is left out.
 func sameSideValue(a, b string) bool {
-	norm := func(s string) string { return strings.ToLower(strings.Join(strings.Fields(s), " ")) }
+	norm := func(s string) string {
+		s = strings.ToLower(strings.Join(strings.Fields(s), " "))
+		if len(evalNumber.FindAllString(s, 3)) >= 2 {
+			s = evalItemLabel.ReplaceAllString(s, "$1")
+		}
+		return s
+	}
 	return a != "" && norm(a) == norm(b)
+}
+
+var (
+	evalNumber    = regexp.MustCompile(`\d+`)
+	evalItemLabel = regexp.MustCompile(`\b[a-z]+ (\d)`)
+)
+
+func TestSameSideValue(t *testing.T) {
+	for _, tc := range []struct {
+		a, b string
+		want bool
+	}{
+		{"LOW", "low", true},
+		{"Bug 1, Bug 4, Bug 3, Bug 2", "Fix 1, 4, 3, 2", true},
+		{"Bug 1, Bug 4, Bug 3, Bug 2", "3.1, 3.4, 3.2, 4.2, 3.3 (Bug 2 before Bug 3)", false},
+		{"Fix 1, 4, 3, 2", "Fix 1, 3, 4, 2", false},
+		{"3 days", "3 weeks", false},
+		{"Phase 2", "Step 2", false}, // one number: the label is the value
+		{"", "", false},
+	} {
+		if got := sameSideValue(tc.a, tc.b); got != tc.want {
+			t.Errorf("sameSideValue(%q, %q) = %v, want %v", tc.a, tc.b, got, tc.want)
+		}
+	}
 }
