@@ -71,7 +71,7 @@ type rendering struct {
 // interactive run emits at once: its host may read the artifact at the
 // next checkpoint.
 func (x *run) emitLater(ctx context.Context, name string, render func() string) error {
-	if x.in.Interactive {
+	if x.in.Interactive || x.r.serialSteps {
 		return x.emit(ctx, name, []byte(render()))
 	}
 	r := &rendering{name: name, done: make(chan struct{})}
@@ -88,7 +88,7 @@ func (x *run) emitLater(ctx context.Context, name string, render func() string) 
 // debate's set-up: with the cores busy, a render there holds back the
 // first calls. Emitting anything first opens the wait.
 func (x *run) emitDuringDebate(ctx context.Context, name string, render func() string) error {
-	if x.in.Interactive {
+	if x.in.Interactive || x.r.serialSteps {
 		return x.emit(ctx, name, []byte(render()))
 	}
 	if x.firstOut == nil {

@@ -57,6 +57,12 @@ type Runner struct {
 	concurrency  int
 	callTimeout  time.Duration
 	fixedTimeout bool // callTimeout set by the host; else CallTimeout per call
+
+	// serialSteps keeps every step's work inside the step: artifacts are
+	// rendered when their step finishes and step 3 does not start ahead.
+	// The artifacts are the same; only the critical path is longer. Set by
+	// the per-step benchmarks, so that each step's time is its own.
+	serialSteps bool
 }
 
 var _ Pipeline = (*Runner)(nil)

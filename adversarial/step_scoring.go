@@ -147,7 +147,7 @@ func (p *preparing) release() { p.open.Do(func() { close(p.begin) }) }
 // shorter. The goroutine ends when it is done, when the run's context
 // ends, or when stopPreparing is called.
 func (x *run) startPreparing(ctx context.Context) {
-	if x.prep != nil || (x.in.Resume != nil && x.in.Resume.Scorecard != nil) {
+	if x.prep != nil || x.r.serialSteps || (x.in.Resume != nil && x.in.Resume.Scorecard != nil) {
 		return
 	}
 	sc, err := x.scorer()
