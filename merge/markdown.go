@@ -74,6 +74,22 @@ func writeCell(b *strings.Builder, s string) {
 	}
 }
 
+// writeInline writes s as mdInline has it, without the string mdInline
+// builds: the plan lists every change in full, thousands in a large run.
+func writeInline(b *strings.Builder, s string) {
+	s = words.OneLine(s)
+	for {
+		i := strings.IndexByte(s, '<')
+		if i < 0 {
+			b.WriteString(s)
+			return
+		}
+		b.WriteString(s[:i])
+		b.WriteString("&lt;")
+		s = s[i+1:]
+	}
+}
+
 // longestRun returns the longest run of c in s.
 func longestRun(s string, c byte) int {
 	best, cur := 0, 0

@@ -107,3 +107,21 @@ func BenchmarkNewPlanLarge(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkPlanMarkdownLarge renders the plan of BenchmarkNewPlanLarge:
+// rendering costs the same per change whatever the plan's size
+// ("ns/change" stays flat across sizes).
+func BenchmarkPlanMarkdownLarge(b *testing.B) {
+	for _, n := range []int{1000, 5000, 20000} {
+		p, err := NewPlan(largePlanInput(b, n), WithClock(fixedClock))
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprintf("sections=%d", n), func(b *testing.B) {
+			for b.Loop() {
+				_ = p.Markdown()
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(max(len(p.Changes), 1)), "ns/change")
+		})
+	}
+}

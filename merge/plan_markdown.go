@@ -3,6 +3,7 @@ package merge
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -247,19 +248,40 @@ func (p Plan) Markdown() string {
 	if len(p.Changes) > LargePlan {
 		p.writeGroups(&b)
 	}
+	// Written piece by piece rather than with fmt: a large run lists
+	// thousands of changes, each in full.
 	for _, c := range p.Changes {
-		fmt.Fprintf(&b, "\n### Change %d: %s (from Variant %s)\n\n", c.Number, mdInline(c.Title), mdInline(c.Source.Variant.Label))
-		fmt.Fprintf(&b, "- **Source:** %s, %s\n", mdInline(c.Source.Variant.String()), mdInline(c.Source.Section.String()))
+		b.WriteString("\n### Change ")
+		b.WriteString(strconv.Itoa(c.Number))
+		b.WriteString(": ")
+		writeInline(&b, c.Title)
+		b.WriteString(" (from Variant ")
+		writeInline(&b, c.Source.Variant.Label)
+		b.WriteString(")\n\n- **Source:** ")
+		writeInline(&b, c.Source.Variant.String())
+		b.WriteString(", ")
+		writeInline(&b, c.Source.Section.String())
 		target := "end of the document"
 		if !c.Target.IsZero() {
 			target = c.Target.String()
 		}
-		fmt.Fprintf(&b, "- **Target:** %s; approach: %s\n", mdInline(target), c.Approach)
-		fmt.Fprintf(&b, "- **Rationale:** %s\n", mdInline(c.Rationale.String()))
-		fmt.Fprintf(&b, "- **Integration point:** %s\n", mdInline(c.Integration))
-		fmt.Fprintf(&b, "- **Risk:** %s — %s\n", c.Risk.Level, mdInline(c.Risk.Reason))
+		b.WriteString("\n- **Target:** ")
+		writeInline(&b, target)
+		b.WriteString("; approach: ")
+		b.WriteString(string(c.Approach))
+		b.WriteString("\n- **Rationale:** ")
+		writeInline(&b, c.Rationale.String())
+		b.WriteString("\n- **Integration point:** ")
+		writeInline(&b, c.Integration)
+		b.WriteString("\n- **Risk:** ")
+		b.WriteString(string(c.Risk.Level))
+		b.WriteString(" — ")
+		writeInline(&b, c.Risk.Reason)
+		b.WriteString("\n")
 		if len(c.Removes) > 0 {
-			fmt.Fprintf(&b, "- **May remove:** %s\n", mdInline(strings.Join(c.Removes, "; ")))
+			b.WriteString("- **May remove:** ")
+			writeInline(&b, strings.Join(c.Removes, "; "))
+			b.WriteString("\n")
 		}
 	}
 
@@ -287,7 +309,7 @@ func (p Plan) Markdown() string {
 	} else {
 		b.WriteString("| Change # | Risk | Impact if Failed | Rollback |\n|----------|------|------------------|----------|\n")
 		for _, c := range p.Changes {
-			fmt.Fprintf(&b, "| %d | %s | %s | %s |\n", c.Number, c.Risk.Level, mdCell(c.Impact), mdCell(c.Rollback))
+			writeRow(&b, strconv.Itoa(c.Number), string(c.Risk.Level), c.Impact, c.Rollback)
 		}
 	}
 
