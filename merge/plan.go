@@ -187,14 +187,15 @@ func NewPlan(in PlanInput, opts ...Option) (Plan, error) {
 		}
 	}
 
-	var rival, revised, facets, hollows, tallies, dropped []Rejection
+	var rival, rebuttals, revised, facets, hollows, tallies, dropped []Rejection
 	p.Changes, rival = dropRival(in, p.Changes)
+	p.Changes, rebuttals = dropRebuttals(in, p.Changes)
 	p.Changes, revised = dropRevised(in, p.Changes)
 	p.Changes, facets = dropFacets(in, p.Changes)
 	p.Changes, hollows = dropHollow(in, p.Changes)
 	p.Changes, tallies = dropTallies(in, p.Changes)
 	p.Changes, dropped = settleCollisions(in, p.Changes)
-	dropped = slices.Concat(rival, revised, facets, hollows, tallies, dropped)
+	dropped = slices.Concat(rival, rebuttals, revised, facets, hollows, tallies, dropped)
 	pruned := pruneAligned(in, p.Changes)
 	conflicts, amendments := resolveConflicts(in, p.Changes)
 	p.Amendments = amendments

@@ -112,7 +112,12 @@ func weakness(in PlanInput, d Decision, fixes fixIndex) Weakness {
 		return w
 	}
 	if i, ok := fixes.drop[d.Point]; ok {
-		w.Fix = "Not merged: " + fixes.dropped[i].Rationale
+		// the rationales of dropped changes mostly say so themselves
+		// ("Not taken: …", "Not added: …")
+		w.Fix = fixes.dropped[i].Rationale
+		if !strings.HasPrefix(w.Fix, "Not ") {
+			w.Fix = "Not merged: " + w.Fix
+		}
 		return w
 	}
 	w.Fix = fmt.Sprintf("Not merged automatically: Variant %s's position has no section to take; revise the base by hand.", d.Winner)
