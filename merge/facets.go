@@ -45,10 +45,8 @@ func dropFacets(in PlanInput, changes []Change) ([]Change, []Rejection) {
 	var out []Rejection
 	for _, c := range changes {
 		if t, ok := facetOfCovered(in, c); ok && !rewritten[t] {
-			out = append(out, Rejection{Point: pointOrDash(c.Rationale.Point), Topic: c.Title,
-				NonBase: fmt.Sprintf("%s, %s", c.Source.Variant, c.Source.Section),
-				Rationale: fmt.Sprintf("Not added: %s repeats the heading %q under each of its items, and the base's %s covers this item as a whole; under it, the section would state the item a second time.",
-					c.Source.Variant, refs.StripNumber(c.Source.Section.Title), refOf(in.Base.Doc, t))})
+			out = append(out, notMade(c, fmt.Sprintf("Not added: %s repeats the heading %q under each of its items, and the base's %s covers this item as a whole; under it, the section would state the item a second time.",
+				c.Source.Variant, refs.StripNumber(c.Source.Section.Title), refOf(in.Base.Doc, t))))
 			continue
 		}
 		kept = append(kept, c)

@@ -58,8 +58,20 @@ func writeCell(b *strings.Builder, s string) {
 		b.WriteString("—")
 		return
 	}
+	writeEscaped(b, s, "<|")
+}
+
+// writeInline writes s as mdInline has it, without the string mdInline
+// builds: the plan lists every change in full, thousands in a large run.
+func writeInline(b *strings.Builder, s string) {
+	writeEscaped(b, words.OneLine(s), "<")
+}
+
+// writeEscaped writes s with each of the bytes in special ('<', '|')
+// escaped for Markdown.
+func writeEscaped(b *strings.Builder, s, special string) {
 	for {
-		i := strings.IndexAny(s, "<|")
+		i := strings.IndexAny(s, special)
 		if i < 0 {
 			b.WriteString(s)
 			return
@@ -70,22 +82,6 @@ func writeCell(b *strings.Builder, s string) {
 		} else {
 			b.WriteString(`\|`)
 		}
-		s = s[i+1:]
-	}
-}
-
-// writeInline writes s as mdInline has it, without the string mdInline
-// builds: the plan lists every change in full, thousands in a large run.
-func writeInline(b *strings.Builder, s string) {
-	s = words.OneLine(s)
-	for {
-		i := strings.IndexByte(s, '<')
-		if i < 0 {
-			b.WriteString(s)
-			return
-		}
-		b.WriteString(s[:i])
-		b.WriteString("&lt;")
 		s = s[i+1:]
 	}
 }

@@ -38,3 +38,20 @@ func FuzzWriteRow(f *testing.F) {
 		}
 	})
 }
+
+// FuzzWriteInline checks writeInline against the mdInline it replaces in
+// the plan's change list.
+func FuzzWriteInline(f *testing.F) {
+	for _, c := range rowCases {
+		for _, s := range c {
+			f.Add(s)
+		}
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		var b strings.Builder
+		writeInline(&b, s)
+		if want := mdInline(s); b.String() != want {
+			t.Fatalf("writeInline(%q) = %q, want %q", s, b.String(), want)
+		}
+	})
+}

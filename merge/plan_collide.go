@@ -166,6 +166,13 @@ func (x *keptIndex) containedIn(c Change, kept []Change) (int, bool) {
 	return max(best, 0), best >= 0
 }
 
+// notMade is the rejection of a planned change the plan drops, saying
+// why.
+func notMade(c Change, why string) Rejection {
+	return Rejection{Point: pointOrDash(c.Rationale.Point), Topic: c.Title,
+		NonBase: fmt.Sprintf("%s, %s", c.Source.Variant, c.Source.Section), Rationale: why}
+}
+
 func pointOrDash(p string) string {
 	if p == "" {
 		return "—"

@@ -109,9 +109,7 @@ func dropHollow(in PlanInput, changes []Change) ([]Change, []Rejection) {
 	var out []Rejection
 	for _, c := range changes {
 		if where, ok := hollow(in, c); ok {
-			out = append(out, Rejection{Point: pointOrDash(c.Rationale.Point), Topic: c.Title,
-				NonBase:   fmt.Sprintf("%s, %s", c.Source.Variant, c.Source.Section),
-				Rationale: fmt.Sprintf("Not added: the topics of its subsections are in the base already (%s), and without them it is a heading over an introduction.", where)})
+			out = append(out, notMade(c, fmt.Sprintf("Not added: the topics of its subsections are in the base already (%s), and without them it is a heading over an introduction.", where)))
 			continue
 		}
 		kept = append(kept, c)

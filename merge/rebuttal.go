@@ -62,10 +62,8 @@ func dropRebuttals(in PlanInput, changes []Change) ([]Change, []Rejection) {
 			kept = append(kept, c)
 			continue
 		}
-		out = append(out, Rejection{Point: pointOrDash(c.Rationale.Point), Topic: c.Title,
-			NonBase: fmt.Sprintf("%s, %s", c.Source.Variant, c.Source.Section),
-			Rationale: fmt.Sprintf("Not taken: the section argues about %s (%s), one of the variants under review; the merged document is none of them, and the argument is the debate's to weigh, not content of the document.",
-				named.designation, named.ref)})
+		out = append(out, notMade(c, fmt.Sprintf("Not taken: the section argues about %s (%s), one of the variants under review; the merged document is none of them, and the argument is the debate's to weigh, not content of the document.",
+			named.designation, named.ref)))
 	}
 	return kept, out
 }

@@ -27,10 +27,8 @@ func dropRevised(in PlanInput, changes []Change) ([]Change, []Rejection) {
 			kept = append(kept, c)
 			continue
 		}
-		out = append(out, Rejection{Point: pointOrDash(c.Rationale.Point), Topic: c.Title,
-			NonBase: fmt.Sprintf("%s, %s", c.Source.Variant, c.Source.Section),
-			Rationale: fmt.Sprintf("Not added back: the base, Variant %s, is the later revision and has no such section — the revision dropped or consolidated it.",
-				in.Base.Label)})
+		out = append(out, notMade(c, fmt.Sprintf("Not added back: the base, Variant %s, is the later revision and has no such section — the revision dropped or consolidated it.",
+			in.Base.Label)))
 	}
 	return kept, out
 }

@@ -42,10 +42,8 @@ func dropRival(in PlanInput, changes []Change) ([]Change, []Rejection) {
 			kept = append(kept, c)
 			continue
 		}
-		out = append(out, Rejection{Point: pointOrDash(c.Rationale.Point), Topic: c.Title,
-			NonBase: fmt.Sprintf("%s, %s", c.Source.Variant, c.Source.Section),
-			Rationale: fmt.Sprintf("Not taken: %s is a rival proposal — it opens with %s, the choice that lost to the base's %s (%s; %s). This section argues for or describes that choice; under the base's headings it would read as a statement about the choice the merged document makes.",
-				c.Source.Variant, quoteValue(k.loser), quoteValue(k.winner), pointOrSubject(k.conflict), k.conflict.Rule)})
+		out = append(out, notMade(c, fmt.Sprintf("Not taken: %s is a rival proposal — it opens with %s, the choice that lost to the base's %s (%s; %s). This section argues for or describes that choice; under the base's headings it would read as a statement about the choice the merged document makes.",
+			c.Source.Variant, quoteValue(k.loser), quoteValue(k.winner), pointOrSubject(k.conflict), k.conflict.Rule)))
 	}
 	return kept, out
 }

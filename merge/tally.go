@@ -30,10 +30,8 @@ func dropTallies(in PlanInput, changes []Change) ([]Change, []Rejection) {
 	for _, c := range changes {
 		if c.Approach == Append || c.Approach == Insert {
 			if f, rows, ok := tallyOf(c.Source.Text, fields[c.Source.Variant.Label]); ok {
-				out = append(out, Rejection{Point: pointOrDash(c.Rationale.Point), Topic: c.Title,
-					NonBase: fmt.Sprintf("%s, %s", c.Source.Variant, c.Source.Section),
-					Rationale: fmt.Sprintf("Not added: it counts Variant %s's own %s values (%s), and the merged document states another variant's value for %d of its items, so the counts would not describe it.",
-						c.Source.Variant.Label, f.name, strings.Join(rows, ", "), f.lost)})
+				out = append(out, notMade(c, fmt.Sprintf("Not added: it counts Variant %s's own %s values (%s), and the merged document states another variant's value for %d of its items, so the counts would not describe it.",
+					c.Source.Variant.Label, f.name, strings.Join(rows, ", "), f.lost)))
 				continue
 			}
 		}
