@@ -62,15 +62,37 @@ func replacedTitle(base, src string) (string, bool) {
 		if lead, ok := labelLead(b); ok && strings.HasPrefix(lead, bl[0]) && isWord(strings.TrimSpace(lead[len(bl[0]):])) {
 			label = lead // "Bug 1 Fix", as the base names its items
 		}
-		return prefix + label + s[len(sl[0]):], true
+		return prefix + label + joinLabel(b[len(label):], s[len(sl[0]):]), true
 	}
 	// "Bug 2 Fix:" and "Fix 2:" name one item: the same id, and the
 	// source's kind is a word of the base's label
 	if lead, ok := labelLead(b); ok && labelID(bl) == labelID(sl) && slices.ContainsFunc(strings.Fields(lead), func(w string) bool { return strings.EqualFold(w, labelKind(sl)) }) {
-		return prefix + lead + s[len(sl[0]):], true
+		return prefix + lead + joinLabel(b[len(lead):], s[len(sl[0]):]), true
 	}
 	return "", false
 }
+
+// joinLabel returns what follows the base's label in the new title: the
+// source's words after the base's separator ("Phase 6. Polish" for the
+// base's "Phase 6. Test hardening" and the source's "Phase 5: Polish" —
+// the base's list writes its labels one way), or after the source's own
+// when the base has none to give ("Delta 2.1 (spec-patch) — …").
+func joinLabel(baseTail, srcTail string) string {
+	bsep, srcWords := labelSeparator(baseTail), srcTail[len(labelSeparator(srcTail)):]
+	if strings.TrimSpace(bsep) == "" || srcWords == "" {
+		return srcTail
+	}
+	return bsep + srcWords
+}
+
+// labelSeparator returns the separator that opens s (": ", ". ",
+// " -- ", " — "), or the spaces that do: one mark, so that the words after
+// it keep their own ("--resume").
+func labelSeparator(s string) string {
+	return labelSeparatorRE.FindString(s)
+}
+
+var labelSeparatorRE = regexp.MustCompile(`^[ \t]*(?:--|[.:—–-])[ \t]*|^[ \t]*`)
 
 // labelID returns the id of an item label matched by itemLabelRE ("2",
 // "2.5", "D").
