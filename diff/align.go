@@ -40,7 +40,10 @@ import (
 // Either title, text or citation may carry a match (1 − (1−t)(1−c)(1−k·r)). Each pair of
 // variants gets a one-to-one assignment, greedy by descending score above
 // alignThreshold, refined over alignRounds rounds as the structure of the
-// previous round comes in. The pairwise matches are then joined into
+// previous round comes in. A section matched to the first subsection of
+// a chapter without text of its own is matched to the chapter instead
+// when the chapter's other subsections are its own elaboration
+// (align_lift.go). The pairwise matches are then joined into
 // topics, strongest first, only where the result keeps at most one section
 // per variant and every two of its sections are matched to each other or
 // similar enough on their own.
@@ -168,6 +171,7 @@ func (al *aligner) run() []topic {
 		}
 		al.match = next
 	}
+	al.liftToChapters(edges)
 
 	// Join the pairwise matches into topics, strongest first, where the
 	// two topics joined have no variant in common.
