@@ -1,8 +1,11 @@
 package merge
 
 import (
+	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
+	"unicode"
 )
 
 // The document frame: the title comes from the base, but once content
@@ -97,13 +100,106 @@ func (r *run) frameTitle() {
 		}
 	}
 	raw := atxText(title.heading)
+	var why []string
 	neutral := neutralTitle(raw, personas)
-	if neutral == raw {
+	if neutral != raw {
+		why = append(why, "it named one variant's perspective over merged content")
+	}
+	plain := neutralTitle(title.title, personas)
+	if t, dropped := dropReplacedParts(neutral, r.in.Plan.Amendments); len(dropped) > 0 {
+		neutral = t
+		plain, _ = dropReplacedParts(plain, r.in.Plan.Amendments)
+		why = append(why, fmt.Sprintf("%s stated the base's value the merge replaced", strings.Join(dropped, ", ")))
+	}
+	if len(why) == 0 {
 		return
 	}
 	title.heading = atxHeading(1, neutral)
-	title.title = neutralTitle(title.title, personas)
-	title.markModified("title neutralised: it named one variant's perspective over merged content")
+	title.title = plain
+	title.markModified("title neutralised: " + strings.Join(why, "; "))
+}
+
+// titleListRE splits a title into the parts of its list: "Background
+// Subprocess, Sidecar-Only, Opt-in Flag".
+var titleListRE = regexp.MustCompile(`,[ \t]+|[ \t]+(?:--|—|–|\|)[ \t]+`)
+
+// dropReplacedParts removes from a title the parts that state a value
+// the plan replaced in the base's own text: a proposal's title that lists
+// its choices ("…, Sidecar-Only, …") would otherwise name a choice the
+// merged document no longer makes. A part goes when all its words are in
+// an amendment's old text and not all in its new one. One part at least
+// stays; the parts removed are returned.
+func dropReplacedParts(title string, amendments []Amendment) (string, []string) {
+	seps := titleListRE.FindAllStringIndex(title, -1)
+	if len(seps) == 0 || len(amendments) == 0 {
+		return title, nil
+	}
+	type part struct{ text, sep string }
+	var parts []part
+	at := 0
+	for _, s := range seps {
+		parts = append(parts, part{text: title[at:s[0]], sep: title[s[0]:s[1]]})
+		at = s[1]
+	}
+	parts = append(parts, part{text: title[at:]})
+	replaced := func(p string) bool {
+		w := titleWords(p)
+		if len(w) == 0 {
+			return false
+		}
+		for _, a := range amendments {
+			old, nw := titleWords(a.Old), titleWords(a.New)
+			if subset(w, old) && !subset(w, nw) {
+				return true
+			}
+		}
+		return false
+	}
+	var kept []part
+	var dropped []string
+	for _, p := range parts {
+		if replaced(p.text) {
+			dropped = append(dropped, strconv.Quote(strings.TrimSpace(p.text)))
+			continue
+		}
+		kept = append(kept, p)
+	}
+	if len(dropped) == 0 || len(kept) == 0 {
+		return title, nil
+	}
+	var b strings.Builder
+	for i, p := range kept {
+		b.WriteString(p.text)
+		if i < len(kept)-1 {
+			// the separator that followed it, or the last one kept
+			sep := p.sep
+			if sep == "" {
+				sep = ", "
+			}
+			b.WriteString(sep)
+		}
+	}
+	return b.String(), dropped
+}
+
+// titleWords returns the lower-case words of s, letters and digits.
+func titleWords(s string) map[string]bool {
+	out := map[string]bool{}
+	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	}) {
+		out[w] = true
+	}
+	return out
+}
+
+func subset(a, b map[string]bool) bool {
+	for w := range a {
+		if !b[w] {
+			return false
+		}
+	}
+	return true
 }
 
 // frontFirst returns the front matter as the merged document opens with

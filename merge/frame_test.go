@@ -1,10 +1,12 @@
 package merge
 
 import (
+	"context"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestNeutralTitle(t *testing.T) {
@@ -43,4 +45,45 @@ func TestProvenanceHeaderBeforeABlankLine(t *testing.T) {
 	m := merge(t, base, change(1, Append, SectionRef{Title: "Intro"}, "## Security\n\ny\n"))
 	assert.Contains(t, m.Output, " -->\n\n# Caching\n")
 	assert.NotContains(t, m.Output, "\n\n\n")
+}
+
+func TestDropReplacedParts(t *testing.T) {
+	gate := Amendment{Old: "**Choice: Option A (sidecar-only) for v1.**", New: "**Choice: Option D (configurable) with sidecar as the default.**"}
+	boundary := Amendment{Old: "Option B (background subprocess, never blocks)", New: "Option B (background subprocess), with a soft-join checkpoint"}
+	tests := []struct {
+		name, title string
+		amendments  []Amendment
+		want        string
+		dropped     []string
+	}{
+		{"a choice the merge replaced", "Background Subprocess, Sidecar-Only, Opt-in Flag", []Amendment{gate, boundary}, "Background Subprocess, Opt-in Flag", []string{`"Sidecar-Only"`}},
+		{"the last part", "Background Subprocess, Opt-in Flag, Sidecar-Only", []Amendment{gate}, "Background Subprocess, Opt-in Flag", []string{`"Sidecar-Only"`}},
+		// the new text states it too: the choice stands
+		{"a value the new text keeps", "Background Subprocess, Sidecar-Only", []Amendment{boundary}, "Background Subprocess, Sidecar-Only", nil},
+		{"no list", "Sidecar-Only Integration", []Amendment{gate}, "Sidecar-Only Integration", nil},
+		{"no amendments", "Background Subprocess, Sidecar-Only", nil, "Background Subprocess, Sidecar-Only", nil},
+		// every part replaced: the title stays whole
+		{"nothing would be left", "Sidecar-Only, Option A", []Amendment{gate}, "Sidecar-Only, Option A", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, dropped := dropReplacedParts(tt.title, tt.amendments)
+			assert.Equal(t, tt.want, got)
+			assert.Equal(t, tt.dropped, dropped)
+		})
+	}
+}
+
+// TestFrameTitleDropsReplacedChoice: the title's list names the base's
+// gate choice, which the plan's amendment replaced; the merged title no
+// longer names it, and its tag says why.
+func TestFrameTitleDropsReplacedChoice(t *testing.T) {
+	base := mustParse(t, "a.md", "# Proposal A — Subprocess, Sidecar-Only\n\n## Gate\n\n**Choice: sidecar-only.**\n\n## Risks\n\nx\n")
+	p := planOf(base, change(1, Append, SectionRef{Title: "Risks"}, "## Security\n\ny\n"))
+	p.Amendments = []Amendment{{Subject: "Gate / Choice", Section: SectionRef{Title: "Gate"},
+		Old: "**Choice: sidecar-only.**", New: "**Choice: configurable, halting on regression.**"}}
+	m, err := NewSectionMerger(WithClock(fixedClock)).Merge(context.Background(), Input{Base: base, Plan: p})
+	require.NoError(t, err)
+	assert.Contains(t, m.Output, "# Subprocess\n<!-- Source: Base (original, modified) — title neutralised: it named one variant's perspective over merged content; \"Sidecar-Only\" stated the base's value the merge replaced -->\n")
+	assert.Contains(t, m.Output, "**Choice: configurable, halting on regression.**")
 }
