@@ -27,7 +27,10 @@
 // (one architecture, one option) that the base wins makes a variant that
 // opens with the losing choice a rival proposal: none of its sections is
 // taken, since each argues for the choice the merged document does not
-// make, and each is listed with that reason. At most one change rewrites a base section;
+// make, and each is listed with that reason. Nor is a section that argues
+// against another variant by the name the variants' titles give it ("Why
+// not Proposal A's choice"): the merged document is none of the variants.
+// At most one change rewrites a base section;
 // colliding contributions are listed there too instead of failing at merge
 // time. A Plan is plain data: it round-trips through JSON, so a host can
 // checkpoint it and a user can edit it. [Review] runs the interactive
@@ -74,7 +77,10 @@
 // it are dropped) and the header follows it. The title is the base's; when
 // content from other variants is merged in, wording in it that names one
 // variant's perspective ("Variant 1:", "Proposal A —", "… Architect
-// Perspective") is removed and the title is tagged as modified.
+// Perspective") is removed, as is a part of a title's list that states a
+// value the plan's amendments replaced in the base ("…, Sidecar-Only, …"
+// over a gate the merge made configurable), and the title is tagged as
+// modified.
 //
 // Comments in any variant that imitate these are neutralised before the
 // merge, so no variant text can claim another origin. [Merged.Provenance]
