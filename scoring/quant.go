@@ -95,6 +95,10 @@ func quantify(ctx context.Context, vs []Variant, ref Reference, an *diff.Analysi
 	topics := countTopics(vs, an)
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(max(limit, 1))
+	var refKey string // the memo's key: one for every variant
+	if onlyRules(detectors) {
+		refKey = referenceKey(ref)
+	}
 	for i, v := range vs {
 		g.Go(func() error {
 			if err := gctx.Err(); err != nil {
@@ -109,7 +113,7 @@ func quantify(ctx context.Context, vs []Variant, ref Reference, an *diff.Analysi
 			// With the rule detector alone the metrics but SC depend on the
 			// document, its label and the reference only: computed once,
 			// whoever asks first (Prepare or Score).
-			key := quantKey{reference: referenceKey(ref), label: v.Label}
+			key := quantKey{reference: refKey, label: v.Label}
 			m := d.Memo(key, func() any {
 				q, err := quantifyOne(context.WithoutCancel(gctx), d, v.Label, ref, detectors)
 				return quantMemo{q, err}

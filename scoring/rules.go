@@ -120,8 +120,15 @@ func quotable(r result) result {
 }
 
 // referenceKey summarises a reference for ruleKey.
+// It is written into one builder sized up front: a reference of thousands
+// of items makes a long key, asked for by every Evaluate and quantify.
 func referenceKey(r Reference) string {
+	n := len(r.From) + len("/topics/aligned")
+	for _, it := range r.Items {
+		n += 2 + len(it.ID) + len(it.Text)
+	}
 	var b strings.Builder
+	b.Grow(n)
 	b.WriteString(r.From)
 	if r.ByTopic {
 		b.WriteString("/topics")
@@ -130,7 +137,13 @@ func referenceKey(r Reference) string {
 		b.WriteString("/aligned")
 	}
 	for _, it := range r.Items {
-		b.WriteString("|" + it.ID + ":" + it.Text + sectionsKey(it.Sections))
+		b.WriteByte('|')
+		b.WriteString(it.ID)
+		b.WriteByte(':')
+		b.WriteString(it.Text)
+		if len(it.Sections) > 0 {
+			b.WriteString(sectionsKey(it.Sections))
+		}
 	}
 	return b.String()
 }
