@@ -126,6 +126,7 @@ func (g *argument) positions(margin float64) {
 	for _, c := range g.turn.Criticisms {
 		criticised[c.Point] = true
 	}
+	g.pos = make([]PointPosition, 0, len(g.a.points))
 	for i := range g.a.points {
 		pm := &g.a.points[i]
 		own, best := pm.marks[g.self], pm.best
@@ -140,7 +141,10 @@ func (g *argument) positions(margin float64) {
 		case best != g.self && pm.marks[best].score-own.score > m:
 			prefer, concede = best, true
 		}
-		ev := pm.marks[prefer].ref(prefer)
+		ev := pm.bestRef
+		if prefer != best {
+			ev = pm.marks[prefer].ref(prefer)
+		}
 		if prefer == g.self && best != g.self {
 			ev += fmt.Sprintf("; Variant %s measures %.2f against %.2f, within the round-%d margin of %.2f",
 				best, pm.marks[best].score, own.score, g.turn.Round, m)

@@ -142,6 +142,9 @@ type pointMarks struct {
 	point diff.Point
 	marks map[string]mark
 	best  string // highest score; the first in input order on a tie
+	// bestRef is marks[best].ref(best): the evidence of every advocate
+	// that prefers the best variant on the point, in every round.
+	bestRef string
 }
 
 // assess scores the turn's variants on the turn's points. The result is
@@ -170,6 +173,7 @@ func assess(turn Turn) assessment {
 				pm.best = l
 			}
 		}
+		pm.bestRef = pm.marks[pm.best].ref(pm.best)
 		a.points = append(a.points, pm)
 	}
 	return a
