@@ -150,7 +150,7 @@ type pointMarks struct {
 // assess scores the turn's variants on the turn's points. The result is
 // the same for every advocate of a debate.
 func assess(turn Turn) assessment {
-	a := assessment{labels: turn.Labels()}
+	a := assessment{labels: turn.Labels(), points: make([]pointMarks, 0, len(turn.Points))}
 	vars := turn.Variants()
 	covered := coveredTopics(turn.Analysis, vars)
 	own := make([]*variantMeasures, len(vars))
