@@ -402,4 +402,3 @@ func isContents(title string) bool {
 	}
 	return false
 }
-
