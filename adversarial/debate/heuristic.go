@@ -129,7 +129,7 @@ func (g *argument) positions(margin float64) {
 	g.pos = make([]PointPosition, 0, len(g.a.points))
 	for i := range g.a.points {
 		pm := &g.a.points[i]
-		own, best := pm.marks[g.self], pm.best
+		own, best := pm.marks.get(g.self), pm.best
 		m := margin
 		if criticised[pm.point.ID] {
 			m /= 2 // a criticism backed by evidence is taken seriously
@@ -138,16 +138,16 @@ func (g *argument) positions(margin float64) {
 		switch {
 		case !own.involved:
 			prefer = best // no stake: judge on the measures alone
-		case best != g.self && pm.marks[best].score-own.score > m:
+		case best != g.self && pm.marks.get(best).score-own.score > m:
 			prefer, concede = best, true
 		}
 		ev := pm.bestRef
 		if prefer != best {
-			ev = pm.marks[prefer].ref(prefer)
+			ev = pm.marks.get(prefer).ref(prefer)
 		}
 		if prefer == g.self && best != g.self {
 			ev += fmt.Sprintf("; Variant %s measures %.2f against %.2f, within the round-%d margin of %.2f",
-				best, pm.marks[best].score, own.score, g.turn.Round, m)
+				best, pm.marks.get(best).score, own.score, g.turn.Round, m)
 		}
 		g.pos = append(g.pos, PointPosition{Point: pm.point.ID, Prefer: prefer, Concede: concede,
 			Confidence: confidence(pm, prefer), Evidence: ev})
@@ -159,12 +159,13 @@ func (g *argument) positions(margin float64) {
 // variant that measures worse.
 func confidence(pm *pointMarks, prefer string) int {
 	other := -1.0
-	for l, m := range pm.marks {
+	for k, l := range pm.marks.labels {
+		m := pm.marks.marks[k]
 		if l != prefer {
 			other = math.Max(other, m.score)
 		}
 	}
-	gap := pm.marks[prefer].score - math.Max(other, 0)
+	gap := pm.marks.get(prefer).score - math.Max(other, 0)
 	return min(max(int(math.Round(55+80*gap)), 50), 95)
 }
 
@@ -211,7 +212,7 @@ func (g *argument) opening(st *Statement) {
 		st.Position = fmt.Sprintf("Variant %s measures best on %d of %d diff points%s, defends %d more and concedes %d.",
 			g.self, len(leads), len(g.a.points), idList(leads, 4), len(defends), len(concedes))
 		if top, ok := g.strongest(g.self, leads); ok {
-			st.Position += fmt.Sprintf(" Its strongest ground is %s (%s): %s.", top.point.ID, clip(top.point.Title, 80), top.marks[g.self].measure)
+			st.Position += fmt.Sprintf(" Its strongest ground is %s (%s): %s.", top.point.ID, clip(top.point.Title, 80), top.marks.get(g.self).measure)
 		}
 	}
 	for _, o := range g.turn.Others {
@@ -224,12 +225,12 @@ func (g *argument) opening(st *Statement) {
 	var ls []lead
 	for i := range g.a.points {
 		pm := &g.a.points[i]
-		if pm.best == g.self && pm.marks[g.self].involved {
-			ls = append(ls, lead{pm, pm.marks[g.self].score - runnerUp(pm, g.self)})
+		if pm.best == g.self && pm.marks.get(g.self).involved {
+			ls = append(ls, lead{pm, pm.marks.get(g.self).score - runnerUp(pm, g.self)})
 		}
 	}
 	for _, l := range topStable(ls, 5, func(l lead) float64 { return l.gap }) {
-		own := l.pm.marks[g.self]
+		own := l.pm.marks.get(g.self)
 		st.Strengths = append(st.Strengths, Claim{Point: l.pm.point.ID,
 			Text: fmt.Sprintf("%s: %s", clip(l.pm.point.Title, 80), own.measure), Evidence: own.cite(g.self)})
 	}
@@ -255,7 +256,7 @@ func (g *argument) strongest(label string, ids []string) (*pointMarks, bool) {
 		if !in[pm.point.ID] {
 			continue
 		}
-		if gap := pm.marks[label].score - runnerUp(pm, label); gap > bestGap {
+		if gap := pm.marks.get(label).score - runnerUp(pm, label); gap > bestGap {
 			best, bestGap, found = pm, gap, true
 		}
 	}
@@ -269,11 +270,11 @@ func (g *argument) steelman(o Variant) string {
 	bestGap, found := math.Inf(-1), false
 	for i := range g.a.points {
 		pm := &g.a.points[i]
-		m := pm.marks[o.Label]
+		m := pm.marks.get(o.Label)
 		if !m.involved || m.score == 0 {
 			continue
 		}
-		if gap := m.score - pm.marks[g.self].score; gap > bestGap {
+		if gap := m.score - pm.marks.get(g.self).score; gap > bestGap {
 			best, bestGap, found = pm, gap, true
 		}
 	}
@@ -281,7 +282,7 @@ func (g *argument) steelman(o Variant) string {
 		return fmt.Sprintf("Variant %s is a complete document in its own right: %d sections and %d words, organised its own way.",
 			o.Label, len(o.Doc.Sections), o.Doc.Words)
 	}
-	m := best.marks[o.Label]
+	m := best.marks.get(o.Label)
 	s := fmt.Sprintf("The strongest case for Variant %s is %s (%s): %s.", o.Label, best.point.ID, clip(best.point.Title, 80), m.ref(o.Label))
 	if bestGap > 0 {
 		return s + " Its approach genuinely gets this right, better than ours."
@@ -299,14 +300,14 @@ func (g *argument) weaknesses(o string) []Criticism {
 	var gs []gap
 	for i := range g.a.points {
 		pm := &g.a.points[i]
-		om, mine := pm.marks[o], pm.marks[g.self]
+		om, mine := pm.marks.get(o), pm.marks.get(g.self)
 		if om.involved && mine.involved && mine.score-om.score >= 0.15 {
 			gs = append(gs, gap{pm, mine.score - om.score})
 		}
 	}
 	var out []Criticism
 	for _, x := range topStable(gs, 3, func(x gap) float64 { return x.d }) {
-		om, mine := x.pm.marks[o], x.pm.marks[g.self]
+		om, mine := x.pm.marks.get(o), x.pm.marks.get(g.self)
 		out = append(out, Criticism{Against: o, Point: x.pm.point.ID,
 			Text:     fmt.Sprintf("%s — Variant %s: %s; Variant %s: %s", clip(x.pm.point.Title, 80), o, om.measure, g.self, mine.measure),
 			Evidence: om.cite(o)})
@@ -324,7 +325,7 @@ func (g *argument) concessions(already map[string]bool) []string {
 			continue
 		}
 		out = append(out, fmt.Sprintf("%s (%s): Variant %s is measurably stronger — Variant %s: %s; Variant %s: %s.",
-			pm.point.ID, clip(pm.point.Title, 80), p.Prefer, p.Prefer, pm.marks[p.Prefer].measure, g.self, pm.marks[g.self].measure))
+			pm.point.ID, clip(pm.point.Title, 80), p.Prefer, p.Prefer, pm.marks.get(p.Prefer).measure, g.self, pm.marks.get(g.self).measure))
 	}
 	return out
 }
@@ -359,11 +360,11 @@ func (g *argument) rebuttal(st *Statement) {
 			p := g.position(c.Point)
 			r.Conceded = true
 			r.Reply = fmt.Sprintf("the criticism is valid; Variant %s measures better here (%s; Variant %s: %s).",
-				p.Prefer, pm.marks[p.Prefer].measure, g.self, pm.marks[g.self].measure)
+				p.Prefer, pm.marks.get(p.Prefer).measure, g.self, pm.marks.get(g.self).measure)
 		case ok:
-			mine := pm.marks[g.self]
+			mine := pm.marks.get(g.self)
 			r.Reply = fmt.Sprintf("counter-evidence %s (%s); Variant %s measures %.2f here against %.2f for Variant %s, not enough to concede.",
-				mine.cite(g.self), mine.measure, g.self, mine.score, pm.marks[c.From].score, c.From)
+				mine.cite(g.self), mine.measure, g.self, mine.score, pm.marks.get(c.From).score, c.From)
 		default:
 			r.Reply = fmt.Sprintf("The criticism names no diff point; Variant %s's measured answers to the points under debate stand.", g.self)
 		}
@@ -397,7 +398,7 @@ func (g *argument) closing(st *Statement) {
 		if !ok || g.position(id).Prefer != g.self {
 			continue
 		}
-		mine := pm.marks[g.self]
+		mine := pm.marks.get(g.self)
 		st.Remaining = append(st.Remaining, Claim{Point: id,
 			Text: fmt.Sprintf("%s: Variant %s still holds (%s)", clip(pm.point.Title, 80), g.self, mine.measure), Evidence: mine.cite(g.self)})
 	}
@@ -457,7 +458,7 @@ func (g *argument) moreEvidence(point string) (Claim, bool) {
 	if si < 0 || si >= len(d.Sections) {
 		return Claim{}, false
 	}
-	quoted := pm.marks[g.self].line
+	quoted := pm.marks.get(g.self).line
 	best, bestConcrete := diff.Block{}, -1
 	for _, b := range d.BlocksIn(d.Sections[si].Span) {
 		if b.Kind == diff.Code || b.Line == quoted {
@@ -477,7 +478,8 @@ func (g *argument) moreEvidence(point string) (Claim, bool) {
 // runnerUp returns the best score among the variants other than label.
 func runnerUp(pm *pointMarks, label string) float64 {
 	best := 0.0
-	for l, m := range pm.marks {
+	for k, l := range pm.marks.labels {
+		m := pm.marks.marks[k]
 		if l != label {
 			best = math.Max(best, m.score)
 		}

@@ -140,11 +140,29 @@ type assessment struct {
 
 type pointMarks struct {
 	point diff.Point
-	marks map[string]mark
+	marks markSet
 	best  string // highest score; the first in input order on a tie
 	// bestRef is marks[best].ref(best): the evidence of every advocate
 	// that prefers the best variant on the point, in every round.
 	bestRef string
+}
+
+// markSet holds a point's mark of each variant of a debate, by label: a
+// handful of variants, looked up by every advocate on every point, so a
+// slice beside the debate's labels rather than a map per point.
+type markSet struct {
+	labels []string // shared by every point of the assessment
+	marks  []mark   // marks[i] is labels[i]'s
+}
+
+// get returns the label's mark, the zero mark for a label not debated.
+func (s markSet) get(label string) mark {
+	for i, l := range s.labels {
+		if l == label {
+			return s.marks[i]
+		}
+	}
+	return mark{}
 }
 
 // assess scores the turn's variants on the turn's points. The result is
@@ -154,11 +172,17 @@ func assess(turn Turn) assessment {
 	vars := turn.Variants()
 	covered := coveredTopics(turn.Analysis, vars)
 	own := make([]*variantMeasures, len(vars))
+	labels := make([]string, len(vars))
+	for i, v := range vars {
+		labels[i] = v.Label
+	}
 	for i, v := range vars {
 		own[i] = measureVariant(turn.memo.root(), turn.Analysis, turn.Points, v)
 	}
+	all := make([]mark, len(turn.Points)*len(vars)) // every point's marks, one allocation
 	for k, p := range turn.Points {
-		pm := pointMarks{point: p, marks: make(map[string]mark, len(vars))}
+		marks := all[k*len(vars) : (k+1)*len(vars) : (k+1)*len(vars)]
+		pm := pointMarks{point: p, marks: markSet{labels: labels, marks: marks}}
 		for i, v := range vars {
 			m := own[i].marks[k]
 			if p.Category == diff.CategoryStructural {
@@ -166,14 +190,14 @@ func assess(turn Turn) assessment {
 				// debating: the share of their topics this one covers.
 				m = finishMark(p, own[i].idx, structureMark(p, own[i].idx, v.Doc, own[i].facts, covered))
 			}
-			pm.marks[v.Label] = m
+			pm.marks.marks[i] = m
 		}
 		for _, l := range a.labels {
-			if pm.best == "" || pm.marks[l].score > pm.marks[pm.best].score {
+			if pm.best == "" || pm.marks.get(l).score > pm.marks.get(pm.best).score {
 				pm.best = l
 			}
 		}
-		pm.bestRef = pm.marks[pm.best].ref(pm.best)
+		pm.bestRef = pm.marks.get(pm.best).ref(pm.best)
 		a.points = append(a.points, pm)
 	}
 	return a
