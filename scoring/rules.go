@@ -197,6 +197,9 @@ func newView(ctx context.Context, v Variant, req *RubricRequest) *view {
 	d := v.Doc
 	// A table of contents restates headings; its lines are no evidence.
 	contents := contentsSections(d)
+	// At most a line per heading and per line of the source: one
+	// allocation instead of a slice of large lines grown by doubling.
+	w.lines = make([]line, 0, len(d.Sections)+strings.Count(d.Source, "\n")+1)
 	walkText(d, func(si, bi int) {
 		if si >= 0 {
 			s := d.Sections[si]
@@ -209,7 +212,12 @@ func newView(ctx context.Context, v Variant, req *RubricRequest) *view {
 		if b.Kind == diff.Code || (b.Section >= 0 && contents[b.Section]) {
 			return
 		}
-		for i, l := range strings.Split(d.Text(b.Span), "\n") {
+		// The block's lines, as strings.Split would give them, without
+		// the slice.
+		rest, more := d.Text(b.Span), true
+		for i := 0; more; i++ {
+			var l string
+			l, rest, more = strings.Cut(rest, "\n")
 			if l = strings.TrimSpace(l); l != "" {
 				w.lines = append(w.lines, line{text: l, lower: foldLower(l), no: b.Line + i, section: b.Section, block: bi})
 			}
