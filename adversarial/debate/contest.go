@@ -391,7 +391,7 @@ func ownFieldsDiffer(views []*docView, p diff.Point) bool {
 		}
 		for _, f := range views[v].fields[pos.Section] {
 			val := normalValue(f.Value)
-			if val == "" || len(strings.Fields(val)) > 3 {
+			if val == "" || hasFields(val, 4) { // more than three words
 				continue
 			}
 			key := normalValue(f.Name)

@@ -610,7 +610,13 @@ func isStatement(text string) bool {
 		// (MEDIUM)"): prose has lower-case words.
 		vals := 0
 		prose := false
-		for _, w := range strings.Fields(value) {
+		// The words of strings.Fields(value), without the slice; past six
+		// counted the value is no label, whatever follows.
+		for rest := value; vals <= 6; {
+			var w string
+			if w, rest = nextField(rest); w == "" {
+				break
+			}
 			if strings.IndexFunc(w, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) < 0 {
 				continue
 			}
@@ -639,6 +645,26 @@ func labelValue(s string) (string, bool) {
 		return "", false
 	}
 	return v, true
+}
+
+// nextField returns the first of strings.Fields(s) and what follows it;
+// "" when s has no field.
+func nextField(s string) (field, rest string) {
+	start := -1
+	for i, r := range s {
+		switch {
+		case !unicode.IsSpace(r):
+			if start < 0 {
+				start = i
+			}
+		case start >= 0:
+			return s[start:i], s[i:]
+		}
+	}
+	if start < 0 {
+		return "", ""
+	}
+	return s[start:], ""
 }
 
 // hasFields reports whether len(strings.Fields(s)) >= n, without
