@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -146,8 +147,16 @@ func (g *argument) positions(margin float64) {
 			ev = pm.marks.get(prefer).ref(prefer)
 		}
 		if prefer == g.self && best != g.self {
-			ev += fmt.Sprintf("; Variant %s measures %.2f against %.2f, within the round-%d margin of %.2f",
-				best, pm.marks.get(best).score, own.score, g.turn.Round, m)
+			// fmt.Sprintf("; Variant %s measures %.2f against %.2f, within
+			// the round-%d margin of %.2f", …) without fmt: a defended
+			// point in every advocate's every turn.
+			b := make([]byte, 0, len(ev)+96+len(best))
+			b = append(append(append(b, ev...), "; Variant "...), best...)
+			b = strconv.AppendFloat(append(b, " measures "...), pm.marks.get(best).score, 'f', 2, 64)
+			b = strconv.AppendFloat(append(b, " against "...), own.score, 'f', 2, 64)
+			b = strconv.AppendInt(append(b, ", within the round-"...), int64(g.turn.Round), 10)
+			b = strconv.AppendFloat(append(b, " margin of "...), m, 'f', 2, 64)
+			ev = string(b)
 		}
 		g.pos = append(g.pos, PointPosition{Point: pm.point.ID, Prefer: prefer, Concede: concede,
 			Confidence: confidence(pm, prefer), Evidence: ev})
