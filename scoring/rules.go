@@ -189,6 +189,9 @@ type view struct {
 	risksFound []risk // see risks
 	risksDone  bool
 
+	acronyms     []acronymDef // see acronymDefinitions
+	acronymsDone bool
+
 	titleLower []string // per section, foldLower of its title; see headingsMatching
 }
 
