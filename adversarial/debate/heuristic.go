@@ -333,8 +333,9 @@ func (g *argument) concessions(already map[string]bool) []string {
 		if !p.Concede || already[p.Point] {
 			continue
 		}
-		out = append(out, fmt.Sprintf("%s (%s): Variant %s is measurably stronger — Variant %s: %s; Variant %s: %s.",
-			pm.point.ID, clip(pm.point.Title, 80), p.Prefer, p.Prefer, pm.marks.get(p.Prefer).measure, g.self, pm.marks.get(g.self).measure))
+		// Concatenated, not fmt: an advocate may concede hundreds of points.
+		out = append(out, pm.point.ID+" ("+clip(pm.point.Title, 80)+"): Variant "+p.Prefer+" is measurably stronger — Variant "+
+			p.Prefer+": "+pm.marks.get(p.Prefer).measure+"; Variant "+g.self+": "+pm.marks.get(g.self).measure+".")
 	}
 	return out
 }
