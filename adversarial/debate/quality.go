@@ -382,12 +382,12 @@ func sectionMark(d *diff.Document, si int, f *docFacts) mark {
 	score := 0.1 + 0.35*math.Min(1, float64(nwords)/100) + 0.35*specificity + 0.1*math.Min(1, float64(reqs)/2) +
 		0.1*math.Min(1, float64(structured)/3) - math.Min(0.3, 0.08*float64(vague)) - math.Min(0.5, 0.25*float64(conflicts))
 	m := mark{score: math.Max(score, 0.05), section: sectionRef(d, si),
-		measure: fmt.Sprintf("%d words, %d concrete, %d vague", nwords, concrete, vague)}
+		measure: strconv.Itoa(nwords) + " words, " + strconv.Itoa(concrete) + " concrete, " + strconv.Itoa(vague) + " vague"}
 	if reqs > 0 {
-		m.measure += fmt.Sprintf(", %d requirement ids", reqs)
+		m.measure += ", " + strconv.Itoa(reqs) + " requirement ids"
 	}
 	if conflicts > 0 {
-		m.measure += fmt.Sprintf(", %d internal contradictions", conflicts)
+		m.measure += ", " + strconv.Itoa(conflicts) + " internal contradictions"
 	}
 	switch {
 	case bestBlock >= 0:
@@ -474,12 +474,12 @@ func contradictionMark(p diff.Point, idx int, f *docFacts, sets []words.Set) mar
 		if len(own) > 0 {
 			m := evidenceMark(p, idx)
 			m.score = 0.1
-			m.measure = fmt.Sprintf("contradicts itself (%d conflicting statements)", len(own))
+			m.measure = "contradicts itself (" + strconv.Itoa(len(own)) + " conflicting statements)"
 			return m
 		}
 		measure := "does not contain this conflict, nor any other inside itself"
 		if n := len(f.conflicts); n > 0 {
-			measure = fmt.Sprintf("does not contain this conflict (it has %s elsewhere)", plural(n, "other internal contradiction"))
+			measure = "does not contain this conflict (it has " + plural(n, "other internal contradiction") + " elsewhere)"
 		}
 		return mark{score: 0.5 + 0.4*consistency, measure: measure}
 	}
@@ -518,14 +518,14 @@ func contradictionMark(p diff.Point, idx int, f *docFacts, sets []words.Set) mar
 			m := evidenceMark(p, idx)
 			share := float64(fs.agree) / float64(fs.others)
 			m.score = 0.3 + 0.6*share
-			m.measure = fmt.Sprintf("%d of %d other variants that give this field reach the same value", fs.agree, fs.others)
+			m.measure = strconv.Itoa(fs.agree) + " of " + strconv.Itoa(fs.others) + " other variants that give this field reach the same value"
 			return m
 		}
 	}
 	concrete := lexicon.ConcreteCount(p.Evidence[own[0]].Quote)
 	m := evidenceMark(p, idx)
 	m.score = 0.35 + 0.3*corroboration + 0.15*math.Min(1, float64(concrete)/2) + 0.1*consistency
-	m.measure = fmt.Sprintf("%d of %d other variants that take a side state the same, %d concrete", len(agree), len(claimers), concrete)
+	m.measure = strconv.Itoa(len(agree)) + " of " + strconv.Itoa(len(claimers)) + " other variants that take a side state the same, " + strconv.Itoa(concrete) + " concrete"
 	if len(own) > 1 {
 		m.score -= 0.3
 		m.measure += ", conflicting with itself"
