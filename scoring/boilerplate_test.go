@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"github.com/crucible-go/crucible/diff"
+	"github.com/crucible-go/crucible/internal/refs"
 )
 
 // plainIsBoilerplate is isBoilerplate without the byte tests before the
@@ -60,4 +61,22 @@ func FuzzIsBoilerplate(f *testing.F) {
 			t.Fatalf("isBoilerplate(%v, %q) = %v, want %v", b.Kind, src, got, want)
 		}
 	})
+}
+
+// TestIsContentsMatchesTheLowerCasedTitle checks isContents's length test
+// against the plain comparison of the lower-cased title.
+func TestIsContentsMatchesTheLowerCasedTitle(t *testing.T) {
+	slow := func(title string) bool {
+		switch strings.ToLower(strings.TrimSpace(refs.StripNumber(title))) {
+		case "contents", "table of contents", "toc":
+			return true
+		}
+		return false
+	}
+	titles := []string{"", "ab", "Contents", "CONTENTS", "1. Table of Contents", "TOC", " toc ", "Tocs",
+		"Overview", "2.3 Contents", "Table Of Contents\u00a0", "ÇONTENTS", "İndex", "Contents of the box",
+		"\u212Aontents", "toc\u0307", "\xff\xfe", "Cont\u212Ants"}
+	for _, title := range titles {
+		assert.Equal(t, slow(title), isContents(title), "%q", title)
+	}
 }

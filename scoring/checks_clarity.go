@@ -162,8 +162,16 @@ func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 func isUpper(c byte) bool { return c >= 'A' && c <= 'Z' }
 
 // acronymDefinitions returns the acronyms the variant expands, at their
-// definition.
+// definition. Two tests ask for them (CLA-4 and terminology), so the view
+// keeps them; the result must not be changed.
 func acronymDefinitions(w *view) []acronymDef {
+	if !w.acronymsDone {
+		w.acronyms, w.acronymsDone = findAcronymDefinitions(w), true
+	}
+	return w.acronyms
+}
+
+func findAcronymDefinitions(w *view) []acronymDef {
 	var out []acronymDef
 	for _, l := range w.lines {
 		if l.heading {

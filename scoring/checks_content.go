@@ -17,7 +17,7 @@ func checkRequirements(w *view) result {
 	if len(ref.Items) == 0 {
 		return result{note: "The reference holds no requirements or topics to cover"}
 	}
-	c := cover(w.d, w.v.Label, ref)
+	c := cover(w.d, w.v.Label, ref, nil)
 	note := fmt.Sprintf("%d/%d %s of the %s covered", c.matched, len(ref.Items), ref.unit(), referenceName(ref))
 	if c.matched < len(ref.Items) {
 		// What is missing has no line to quote; a covered item's line

@@ -36,16 +36,19 @@ func newEvidenceIndex(d *diff.Document) *evidenceIndex {
 }
 
 func buildEvidenceIndex(d *diff.Document) *evidenceIndex {
-	var b strings.Builder
+	// The plain text is canonicalised as it is walked, piece by piece,
+	// into a builder the size of the source (the plain text is no longer).
+	var w canonWriter
+	w.b.Grow(len(d.Source))
 	walkText(d, func(si, bi int) {
 		if si >= 0 {
-			b.WriteString(d.Sections[si].Title)
+			w.write(d.Sections[si].Title)
 		} else {
-			b.WriteString(d.Blocks[bi].Text)
+			w.write(d.Blocks[bi].Text)
 		}
-		b.WriteByte('\n')
+		w.write("\n")
 	})
-	return &evidenceIndex{source: canonical(d.Source), plain: canonical(b.String())}
+	return &evidenceIndex{source: canonical(d.Source), plain: w.b.String()}
 }
 
 // minQuote is the fewest letters and digits a quote must hold: "a" or "to"
@@ -110,9 +113,23 @@ func inOrder(hay string, frags []string) bool {
 // and heading markers a quote may or may not carry, straightens quotes and
 // dashes, and collapses whitespace to single spaces.
 func canonical(s string) string {
-	var b strings.Builder
-	b.Grow(len(s))
-	space := false
+	var w canonWriter
+	w.b.Grow(len(s))
+	w.write(s)
+	return w.b.String()
+}
+
+// canonWriter writes the canonical form of a text given in pieces: the
+// canonical form of their concatenation, without the concatenation.
+type canonWriter struct {
+	b     strings.Builder
+	space bool // a space is due before the next character written
+}
+
+// write adds s to the text.
+func (w *canonWriter) write(s string) {
+	b := &w.b
+	space := w.space
 	for i := 0; i < len(s); {
 		if c := s[i]; c < utf8.RuneSelf { // ASCII, most of any text: the same steps byte by byte
 			i++
@@ -155,5 +172,5 @@ func canonical(s string) string {
 		}
 		b.WriteRune(unicode.ToLower(r))
 	}
-	return b.String()
+	w.space = space
 }

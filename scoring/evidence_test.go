@@ -97,6 +97,31 @@ func TestCanonicalMatchesTheRuneByRuneForm(t *testing.T) {
 	}
 }
 
+// TestCanonicalWriterMatchesTheJoinedText checks that writing a text in
+// pieces gives the canonical form of the pieces joined, the way the
+// evidence index builds its plain text: a space or markup at a piece's
+// edge, and an invalid byte sequence cut by the edge, included.
+func TestCanonicalWriterMatchesTheJoinedText(t *testing.T) {
+	sets := [][]string{
+		{},
+		{"", "", ""},
+		{"  A **bold**", "  `Code`\t", "\nline "},
+		{"ab", "cd"},
+		{"end ", " start"},
+		{"\xe2\x80", "\x9c quoted"},
+		{"“Quoted” —", "dash‑nb\u00a0", "space\u0085next"},
+	}
+	sets = append(sets, strings.SplitAfter(string(samplegen.Spec(5, 8<<10)), "."))
+	for _, pieces := range sets {
+		var w canonWriter
+		for _, p := range pieces {
+			w.write(p)
+			w.write("\n")
+		}
+		assert.Equal(t, canonical(strings.Join(pieces, "\n")+strings.Repeat("\n", min(len(pieces), 1))), w.b.String(), "%q", pieces)
+	}
+}
+
 func FuzzCanonical(f *testing.F) {
 	for _, s := range []string{"A b", "“x”", "\xff", "İ"} {
 		f.Add(s)

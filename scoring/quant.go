@@ -95,6 +95,11 @@ func quantify(ctx context.Context, vs []Variant, ref Reference, an *diff.Analysi
 	topics := countTopics(vs, an)
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(max(limit, 1))
+	var refKey string // the memo's key: one for every variant
+	if onlyRules(detectors) {
+		refKey = referenceKey(ref)
+	}
+	items := newItemGrams(ref) // the reference's trigrams, for every variant
 	for i, v := range vs {
 		g.Go(func() error {
 			if err := gctx.Err(); err != nil {
@@ -102,16 +107,16 @@ func quantify(ctx context.Context, vs []Variant, ref Reference, an *diff.Analysi
 			}
 			d := v.Doc
 			if !onlyRules(detectors) {
-				q, err := quantifyOne(gctx, d, v.Label, ref, detectors)
+				q, err := quantifyOne(gctx, d, v.Label, ref, items, detectors)
 				out[i] = q.withSC(topics.sectionCoverage(i))
 				return err
 			}
 			// With the rule detector alone the metrics but SC depend on the
 			// document, its label and the reference only: computed once,
 			// whoever asks first (Prepare or Score).
-			key := quantKey{reference: referenceKey(ref), label: v.Label}
+			key := quantKey{reference: refKey, label: v.Label}
 			m := d.Memo(key, func() any {
-				q, err := quantifyOne(context.WithoutCancel(gctx), d, v.Label, ref, detectors)
+				q, err := quantifyOne(context.WithoutCancel(gctx), d, v.Label, ref, items, detectors)
 				return quantMemo{q, err}
 			}).(quantMemo)
 			if m.err != nil {
@@ -147,9 +152,9 @@ func (q QuantScore) withSC(sc Metric) QuantScore {
 
 // quantifyOne computes one variant's RC, IC, SR and DC; SC and the weighted
 // score need every variant's topics and are set by withSC.
-func quantifyOne(ctx context.Context, d *diff.Document, label string, ref Reference, detectors []diff.ContradictionDetector) (QuantScore, error) {
+func quantifyOne(ctx context.Context, d *diff.Document, label string, ref Reference, items *itemGrams, detectors []diff.ContradictionDetector) (QuantScore, error) {
 	var q QuantScore
-	cov := cover(d, label, ref)
+	cov := cover(d, label, ref, items)
 	q.RC = ratioMetric("requirement_coverage", "RC", WeightRC, cov.matched, len(ref.Items),
 		fmt.Sprintf("%d/%d %s matched", cov.matched, len(ref.Items), ref.unit()), "no requirements in the reference", 1)
 	q.Unmatched = cov.unmatched

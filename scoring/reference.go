@@ -387,7 +387,16 @@ func sameTopic(a string, as words.Set, b string, bs words.Set) bool {
 
 // isContents reports whether a section title names a table of contents.
 func isContents(title string) bool {
-	switch strings.ToLower(strings.TrimSpace(refs.StripNumber(title))) {
+	t := strings.TrimSpace(refs.StripNumber(title))
+	if len(t) != len("toc") && len(t) != len("contents") && len(t) != len("table of contents") {
+		// Lower-casing keeps the length of ASCII text, and shortens no
+		// other text to an ASCII word: a title of another length is
+		// none of the three, and need not be lower-cased.
+		if isASCII(t) || len(t) < len("toc") {
+			return false
+		}
+	}
+	switch strings.ToLower(t) {
 	case "contents", "table of contents", "toc":
 		return true
 	}

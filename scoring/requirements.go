@@ -2,6 +2,7 @@ package scoring
 
 import (
 	"strings"
+	"sync/atomic"
 
 	"github.com/crucible-go/crucible/diff"
 	"github.com/crucible-go/crucible/internal/lexicon"
@@ -25,7 +26,10 @@ type coverage struct {
 // match); a topic of the step 1 alignment counts when the variant's
 // aligned section bears content; any other topic counts when a section of
 // the variant with content is titled for it.
-func cover(d *diff.Document, label string, ref Reference) coverage {
+//
+// items, when not nil, holds the reference's items' trigrams for every
+// variant measured against it (see itemGrams).
+func cover(d *diff.Document, label string, ref Reference, items *itemGrams) coverage {
 	c := coverage{first: -1}
 	if ref.Aligned {
 		for _, item := range ref.Items {
@@ -72,7 +76,7 @@ func cover(d *diff.Document, label string, ref Reference) coverage {
 	ids := requirementIDsOf(d)
 	src := d.Source
 	var grams gramIndex
-	for _, item := range ref.Items {
+	for i, item := range ref.Items {
 		if ids[item.ID] {
 			c.matched++
 			if c.first < 0 {
@@ -83,7 +87,7 @@ func cover(d *diff.Document, label string, ref Reference) coverage {
 		if grams == nil {
 			grams = gramsOf(d)
 		}
-		if off, ok := grams.match(item.Text); ok {
+		if off, ok := grams.matchGrams(items.of(i, item.Text)); ok {
 			c.matched++
 			if c.first < 0 {
 				c.first = off
@@ -161,17 +165,53 @@ func newGramIndex(d *diff.Document) gramIndex {
 	return g
 }
 
-// match reports whether text shares a trigram with the document, and the
-// offset of the first block that holds one.
-func (g gramIndex) match(text string) (int, bool) {
-	w := significant(text)
+// matchGrams reports whether a text with the trigrams grams (see
+// gramsOfText) shares one with the document, and the offset of the first
+// block that holds one.
+func (g gramIndex) matchGrams(grams []uint64) (int, bool) {
 	best, ok := -1, false
-	for i := 0; i+3 <= len(w); i++ {
-		if off, hit := g[trigram(w[i], w[i+1], w[i+2])]; hit && (!ok || off < best) {
+	for _, h := range grams {
+		if off, hit := g[h]; hit && (!ok || off < best) {
 			best, ok = off, true
 		}
 	}
 	return best, ok
+}
+
+// gramsOfText returns the trigrams of text's significant words, in order.
+func gramsOfText(text string) []uint64 {
+	w := significant(text)
+	out := make([]uint64, 0, max(len(w)-2, 0))
+	for i := 0; i+3 <= len(w); i++ {
+		out = append(out, trigram(w[i], w[i+1], w[i+2]))
+	}
+	return out
+}
+
+// itemGrams keeps the trigrams of a reference's items, each computed the
+// first time a variant needs it: the quantitative layer measures every
+// variant against the same items, in parallel. A nil *itemGrams computes
+// them on every call.
+type itemGrams struct {
+	grams []atomic.Pointer[[]uint64] // by item; nil until computed
+}
+
+func newItemGrams(ref Reference) *itemGrams {
+	return &itemGrams{grams: make([]atomic.Pointer[[]uint64], len(ref.Items))}
+}
+
+// of returns gramsOfText(text) for item i, whose text is text. Two
+// variants may compute an item at once; both store the same trigrams.
+func (x *itemGrams) of(i int, text string) []uint64 {
+	if x == nil || i >= len(x.grams) {
+		return gramsOfText(text)
+	}
+	if g := x.grams[i].Load(); g != nil {
+		return *g
+	}
+	g := gramsOfText(text)
+	x.grams[i].Store(&g)
+	return g
 }
 
 // significant returns the significant words of text in order: lower-cased,

@@ -120,8 +120,15 @@ func quotable(r result) result {
 }
 
 // referenceKey summarises a reference for ruleKey.
+// It is written into one builder sized up front: a reference of thousands
+// of items makes a long key, asked for by every Evaluate and quantify.
 func referenceKey(r Reference) string {
+	n := len(r.From) + len("/topics/aligned")
+	for _, it := range r.Items {
+		n += 2 + len(it.ID) + len(it.Text)
+	}
 	var b strings.Builder
+	b.Grow(n)
 	b.WriteString(r.From)
 	if r.ByTopic {
 		b.WriteString("/topics")
@@ -130,7 +137,13 @@ func referenceKey(r Reference) string {
 		b.WriteString("/aligned")
 	}
 	for _, it := range r.Items {
-		b.WriteString("|" + it.ID + ":" + it.Text + sectionsKey(it.Sections))
+		b.WriteByte('|')
+		b.WriteString(it.ID)
+		b.WriteByte(':')
+		b.WriteString(it.Text)
+		if len(it.Sections) > 0 {
+			b.WriteString(sectionsKey(it.Sections))
+		}
 	}
 	return b.String()
 }
@@ -176,6 +189,9 @@ type view struct {
 	risksFound []risk // see risks
 	risksDone  bool
 
+	acronyms     []acronymDef // see acronymDefinitions
+	acronymsDone bool
+
 	titleLower []string // per section, foldLower of its title; see headingsMatching
 }
 
@@ -184,6 +200,9 @@ func newView(ctx context.Context, v Variant, req *RubricRequest) *view {
 	d := v.Doc
 	// A table of contents restates headings; its lines are no evidence.
 	contents := contentsSections(d)
+	// At most a line per heading and per line of the source: one
+	// allocation instead of a slice of large lines grown by doubling.
+	w.lines = make([]line, 0, len(d.Sections)+strings.Count(d.Source, "\n")+1)
 	walkText(d, func(si, bi int) {
 		if si >= 0 {
 			s := d.Sections[si]
@@ -196,7 +215,12 @@ func newView(ctx context.Context, v Variant, req *RubricRequest) *view {
 		if b.Kind == diff.Code || (b.Section >= 0 && contents[b.Section]) {
 			return
 		}
-		for i, l := range strings.Split(d.Text(b.Span), "\n") {
+		// The block's lines, as strings.Split would give them, without
+		// the slice.
+		rest, more := d.Text(b.Span), true
+		for i := 0; more; i++ {
+			var l string
+			l, rest, more = strings.Cut(rest, "\n")
 			if l = strings.TrimSpace(l); l != "" {
 				w.lines = append(w.lines, line{text: l, lower: foldLower(l), no: b.Line + i, section: b.Section, block: bi})
 			}

@@ -221,18 +221,32 @@ func ValidateStatement(turn Turn, st Statement) error {
 	return nil
 }
 
+// pointPlaces maps the id of each of the turn's points to its first place
+// among them, once per debate (every statement of every round is
+// validated against the same points).
+func pointPlaces(turn Turn) map[string]int {
+	places, _ := memoGet(turn.memo, "point-places", func() (map[string]int, error) {
+		out := make(map[string]int, len(turn.Points))
+		for i, p := range turn.Points {
+			if _, dup := out[p.ID]; !dup {
+				out[p.ID] = i
+			}
+		}
+		return out, nil
+	})
+	return places
+}
+
 func validateStatement(turn Turn, st Statement) error {
 	labels := turn.Labels()
-	want := make(map[string]bool, len(turn.Points))
-	for _, p := range turn.Points {
-		want[p.ID] = true
-	}
-	seen := make(map[string]bool, len(st.Positions))
+	want := pointPlaces(turn)
+	seen := make([]bool, len(turn.Points)) // by the point's first place
 	for _, p := range st.Positions {
+		at, ok := want[p.Point]
 		switch {
-		case !want[p.Point]:
+		case !ok:
 			return fmt.Errorf("position on %q, which is not a diff point under debate", p.Point)
-		case seen[p.Point]:
+		case seen[at]:
 			return fmt.Errorf("two positions on %s", p.Point)
 		case !slices.Contains(labels, p.Prefer):
 			return fmt.Errorf("position on %s prefers %q; want one of %s", p.Point, p.Prefer, strings.Join(labels, ", "))
@@ -243,10 +257,10 @@ func validateStatement(turn Turn, st Statement) error {
 		case strings.TrimSpace(p.Evidence) == "":
 			return fmt.Errorf("position on %s cites no evidence", p.Point)
 		}
-		seen[p.Point] = true
+		seen[at] = true
 	}
 	for _, p := range turn.Points {
-		if !seen[p.ID] {
+		if !seen[want[p.ID]] {
 			return fmt.Errorf("no position on %s; every diff point needs one", p.ID)
 		}
 	}

@@ -163,3 +163,37 @@ func BenchmarkDebateScale(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkTranscript renders the transcript of the offline debate over 10
+// synthetic variants of ~100 KB (the debate itself is not timed): a row
+// per point per statement, megabytes of Markdown. "est/len" is the
+// builder's size estimate over the length written (≥ 1 grows it once).
+func BenchmarkTranscript(b *testing.B) {
+	var docs []*diff.Document
+	for i := range 10 {
+		d, err := diff.Parse(fmt.Sprintf("v%d.md", i+1), samplegen.Spec(uint64(i+1), 100<<10))
+		if err != nil {
+			b.Fatal(err)
+		}
+		docs = append(docs, d)
+	}
+	a, err := diff.Analyze(context.Background(), docs, diff.WithClock(fixedClock))
+	if err != nil {
+		b.Fatal(err)
+	}
+	in := Input{Analysis: a}
+	for i, d := range docs {
+		in.Variants = append(in.Variants, Variant{Label: diff.Label(i), Doc: d})
+		in.Advocates = append(in.Advocates, NewHeuristicAdvocate())
+	}
+	res, err := Run(context.Background(), in)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	var n int
+	for b.Loop() {
+		n = len(res.Markdown())
+	}
+	b.ReportMetric(float64(res.markdownSize())/float64(n), "est/len")
+}

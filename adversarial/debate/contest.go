@@ -219,8 +219,23 @@ func docViewOf(m *memo, v Variant, i int) *docView {
 
 func newDocView(d *diff.Document, v int) *docView {
 	dv := &docView{doc: d, fields: map[int][]diff.Field{}, commits: map[int]bool{}}
-	for _, f := range diff.ExtractFields(d, v) {
-		dv.fields[f.Section] = append(dv.fields[f.Section], f)
+	// The fields grouped by section, in their order, without copying them
+	// again: counted first, then each section's are a slice of one array.
+	fields := diff.ExtractFields(d, v)
+	count := map[int]int{}
+	for _, f := range fields {
+		count[f.Section]++
+	}
+	grouped := make([]diff.Field, 0, len(fields))
+	for _, f := range fields {
+		if got, ok := dv.fields[f.Section]; ok {
+			dv.fields[f.Section] = append(got, f)
+			continue
+		}
+		n := count[f.Section]
+		start := len(grouped)
+		grouped = grouped[:start+n]
+		dv.fields[f.Section] = append(grouped[start:start:start+n], f)
 	}
 	for _, c := range diff.ExtractClaims(d, v) {
 		if c.Type == diff.Requirement || c.Choice != nil || len(c.Quantities) > 0 {
@@ -376,7 +391,7 @@ func ownFieldsDiffer(views []*docView, p diff.Point) bool {
 		}
 		for _, f := range views[v].fields[pos.Section] {
 			val := normalValue(f.Value)
-			if val == "" || len(strings.Fields(val)) > 3 {
+			if val == "" || hasFields(val, 4) { // more than three words
 				continue
 			}
 			key := normalValue(f.Name)

@@ -12,12 +12,18 @@ import (
 // round prefers. labels gives the order ties are listed in.
 func tallyRound(points []diff.Point, labels []string, sts []Statement) []Tally {
 	tallies := make([]Tally, 0, len(points))
+	// Every point's votes in one array: at most one per statement each.
+	votes := make([]Vote, 0, len(points)*len(sts))
 	for k, p := range points {
 		t := Tally{Point: p.ID}
+		start := len(votes)
 		for _, st := range sts {
 			if pos, ok := st.positionAt(k, p.ID); ok {
-				t.Votes = append(t.Votes, Vote{Advocate: st.Variant, Prefer: pos.Prefer, Confidence: pos.Confidence, Concede: pos.Concede})
+				votes = append(votes, Vote{Advocate: st.Variant, Prefer: pos.Prefer, Confidence: pos.Confidence, Concede: pos.Concede})
 			}
+		}
+		if end := len(votes); end > start {
+			t.Votes = votes[start:end:end] // nil when no one voted, as before
 		}
 		counts := voteCounts(t.Votes)
 		top, leader, tie := 0, "", false

@@ -271,6 +271,9 @@ func newDebate(in Input, cfg config) (*debate, error) {
 		}
 		want[id] = true
 	}
+	if in.Points == nil && len(in.Analysis.Points) > 0 { // every point: one allocation (nil stays nil)
+		d.points = make([]diff.Point, 0, len(in.Analysis.Points))
+	}
 	for _, p := range in.Analysis.Points {
 		if in.Points == nil || want[p.ID] {
 			d.points = append(d.points, p)

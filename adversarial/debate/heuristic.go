@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -126,9 +127,10 @@ func (g *argument) positions(margin float64) {
 	for _, c := range g.turn.Criticisms {
 		criticised[c.Point] = true
 	}
+	g.pos = make([]PointPosition, 0, len(g.a.points))
 	for i := range g.a.points {
 		pm := &g.a.points[i]
-		own, best := pm.marks[g.self], pm.best
+		own, best := pm.marks.get(g.self), pm.best
 		m := margin
 		if criticised[pm.point.ID] {
 			m /= 2 // a criticism backed by evidence is taken seriously
@@ -137,13 +139,24 @@ func (g *argument) positions(margin float64) {
 		switch {
 		case !own.involved:
 			prefer = best // no stake: judge on the measures alone
-		case best != g.self && pm.marks[best].score-own.score > m:
+		case best != g.self && pm.marks.get(best).score-own.score > m:
 			prefer, concede = best, true
 		}
-		ev := pm.marks[prefer].ref(prefer)
+		ev := pm.bestRef
+		if prefer != best {
+			ev = pm.marks.get(prefer).ref(prefer)
+		}
 		if prefer == g.self && best != g.self {
-			ev += fmt.Sprintf("; Variant %s measures %.2f against %.2f, within the round-%d margin of %.2f",
-				best, pm.marks[best].score, own.score, g.turn.Round, m)
+			// fmt.Sprintf("; Variant %s measures %.2f against %.2f, within
+			// the round-%d margin of %.2f", …) without fmt: a defended
+			// point in every advocate's every turn.
+			b := make([]byte, 0, len(ev)+96+len(best))
+			b = append(append(append(b, ev...), "; Variant "...), best...)
+			b = strconv.AppendFloat(append(b, " measures "...), pm.marks.get(best).score, 'f', 2, 64)
+			b = strconv.AppendFloat(append(b, " against "...), own.score, 'f', 2, 64)
+			b = strconv.AppendInt(append(b, ", within the round-"...), int64(g.turn.Round), 10)
+			b = strconv.AppendFloat(append(b, " margin of "...), m, 'f', 2, 64)
+			ev = string(b)
 		}
 		g.pos = append(g.pos, PointPosition{Point: pm.point.ID, Prefer: prefer, Concede: concede,
 			Confidence: confidence(pm, prefer), Evidence: ev})
@@ -155,12 +168,13 @@ func (g *argument) positions(margin float64) {
 // variant that measures worse.
 func confidence(pm *pointMarks, prefer string) int {
 	other := -1.0
-	for l, m := range pm.marks {
+	for k, l := range pm.marks.labels {
+		m := pm.marks.marks[k]
 		if l != prefer {
 			other = math.Max(other, m.score)
 		}
 	}
-	gap := pm.marks[prefer].score - math.Max(other, 0)
+	gap := pm.marks.get(prefer).score - math.Max(other, 0)
 	return min(max(int(math.Round(55+80*gap)), 50), 95)
 }
 
@@ -207,7 +221,7 @@ func (g *argument) opening(st *Statement) {
 		st.Position = fmt.Sprintf("Variant %s measures best on %d of %d diff points%s, defends %d more and concedes %d.",
 			g.self, len(leads), len(g.a.points), idList(leads, 4), len(defends), len(concedes))
 		if top, ok := g.strongest(g.self, leads); ok {
-			st.Position += fmt.Sprintf(" Its strongest ground is %s (%s): %s.", top.point.ID, clip(top.point.Title, 80), top.marks[g.self].measure)
+			st.Position += fmt.Sprintf(" Its strongest ground is %s (%s): %s.", top.point.ID, clip(top.point.Title, 80), top.marks.get(g.self).measure)
 		}
 	}
 	for _, o := range g.turn.Others {
@@ -220,12 +234,12 @@ func (g *argument) opening(st *Statement) {
 	var ls []lead
 	for i := range g.a.points {
 		pm := &g.a.points[i]
-		if pm.best == g.self && pm.marks[g.self].involved {
-			ls = append(ls, lead{pm, pm.marks[g.self].score - runnerUp(pm, g.self)})
+		if pm.best == g.self && pm.marks.get(g.self).involved {
+			ls = append(ls, lead{pm, pm.marks.get(g.self).score - runnerUp(pm, g.self)})
 		}
 	}
 	for _, l := range topStable(ls, 5, func(l lead) float64 { return l.gap }) {
-		own := l.pm.marks[g.self]
+		own := l.pm.marks.get(g.self)
 		st.Strengths = append(st.Strengths, Claim{Point: l.pm.point.ID,
 			Text: fmt.Sprintf("%s: %s", clip(l.pm.point.Title, 80), own.measure), Evidence: own.cite(g.self)})
 	}
@@ -251,7 +265,7 @@ func (g *argument) strongest(label string, ids []string) (*pointMarks, bool) {
 		if !in[pm.point.ID] {
 			continue
 		}
-		if gap := pm.marks[label].score - runnerUp(pm, label); gap > bestGap {
+		if gap := pm.marks.get(label).score - runnerUp(pm, label); gap > bestGap {
 			best, bestGap, found = pm, gap, true
 		}
 	}
@@ -265,11 +279,11 @@ func (g *argument) steelman(o Variant) string {
 	bestGap, found := math.Inf(-1), false
 	for i := range g.a.points {
 		pm := &g.a.points[i]
-		m := pm.marks[o.Label]
+		m := pm.marks.get(o.Label)
 		if !m.involved || m.score == 0 {
 			continue
 		}
-		if gap := m.score - pm.marks[g.self].score; gap > bestGap {
+		if gap := m.score - pm.marks.get(g.self).score; gap > bestGap {
 			best, bestGap, found = pm, gap, true
 		}
 	}
@@ -277,7 +291,7 @@ func (g *argument) steelman(o Variant) string {
 		return fmt.Sprintf("Variant %s is a complete document in its own right: %d sections and %d words, organised its own way.",
 			o.Label, len(o.Doc.Sections), o.Doc.Words)
 	}
-	m := best.marks[o.Label]
+	m := best.marks.get(o.Label)
 	s := fmt.Sprintf("The strongest case for Variant %s is %s (%s): %s.", o.Label, best.point.ID, clip(best.point.Title, 80), m.ref(o.Label))
 	if bestGap > 0 {
 		return s + " Its approach genuinely gets this right, better than ours."
@@ -295,14 +309,14 @@ func (g *argument) weaknesses(o string) []Criticism {
 	var gs []gap
 	for i := range g.a.points {
 		pm := &g.a.points[i]
-		om, mine := pm.marks[o], pm.marks[g.self]
+		om, mine := pm.marks.get(o), pm.marks.get(g.self)
 		if om.involved && mine.involved && mine.score-om.score >= 0.15 {
 			gs = append(gs, gap{pm, mine.score - om.score})
 		}
 	}
 	var out []Criticism
 	for _, x := range topStable(gs, 3, func(x gap) float64 { return x.d }) {
-		om, mine := x.pm.marks[o], x.pm.marks[g.self]
+		om, mine := x.pm.marks.get(o), x.pm.marks.get(g.self)
 		out = append(out, Criticism{Against: o, Point: x.pm.point.ID,
 			Text:     fmt.Sprintf("%s — Variant %s: %s; Variant %s: %s", clip(x.pm.point.Title, 80), o, om.measure, g.self, mine.measure),
 			Evidence: om.cite(o)})
@@ -319,8 +333,9 @@ func (g *argument) concessions(already map[string]bool) []string {
 		if !p.Concede || already[p.Point] {
 			continue
 		}
-		out = append(out, fmt.Sprintf("%s (%s): Variant %s is measurably stronger — Variant %s: %s; Variant %s: %s.",
-			pm.point.ID, clip(pm.point.Title, 80), p.Prefer, p.Prefer, pm.marks[p.Prefer].measure, g.self, pm.marks[g.self].measure))
+		// Concatenated, not fmt: an advocate may concede hundreds of points.
+		out = append(out, pm.point.ID+" ("+clip(pm.point.Title, 80)+"): Variant "+p.Prefer+" is measurably stronger — Variant "+
+			p.Prefer+": "+pm.marks.get(p.Prefer).measure+"; Variant "+g.self+": "+pm.marks.get(g.self).measure+".")
 	}
 	return out
 }
@@ -355,11 +370,11 @@ func (g *argument) rebuttal(st *Statement) {
 			p := g.position(c.Point)
 			r.Conceded = true
 			r.Reply = fmt.Sprintf("the criticism is valid; Variant %s measures better here (%s; Variant %s: %s).",
-				p.Prefer, pm.marks[p.Prefer].measure, g.self, pm.marks[g.self].measure)
+				p.Prefer, pm.marks.get(p.Prefer).measure, g.self, pm.marks.get(g.self).measure)
 		case ok:
-			mine := pm.marks[g.self]
+			mine := pm.marks.get(g.self)
 			r.Reply = fmt.Sprintf("counter-evidence %s (%s); Variant %s measures %.2f here against %.2f for Variant %s, not enough to concede.",
-				mine.cite(g.self), mine.measure, g.self, mine.score, pm.marks[c.From].score, c.From)
+				mine.cite(g.self), mine.measure, g.self, mine.score, pm.marks.get(c.From).score, c.From)
 		default:
 			r.Reply = fmt.Sprintf("The criticism names no diff point; Variant %s's measured answers to the points under debate stand.", g.self)
 		}
@@ -393,7 +408,7 @@ func (g *argument) closing(st *Statement) {
 		if !ok || g.position(id).Prefer != g.self {
 			continue
 		}
-		mine := pm.marks[g.self]
+		mine := pm.marks.get(g.self)
 		st.Remaining = append(st.Remaining, Claim{Point: id,
 			Text: fmt.Sprintf("%s: Variant %s still holds (%s)", clip(pm.point.Title, 80), g.self, mine.measure), Evidence: mine.cite(g.self)})
 	}
@@ -453,7 +468,7 @@ func (g *argument) moreEvidence(point string) (Claim, bool) {
 	if si < 0 || si >= len(d.Sections) {
 		return Claim{}, false
 	}
-	quoted := pm.marks[g.self].line
+	quoted := pm.marks.get(g.self).line
 	best, bestConcrete := diff.Block{}, -1
 	for _, b := range d.BlocksIn(d.Sections[si].Span) {
 		if b.Kind == diff.Code || b.Line == quoted {
@@ -473,7 +488,8 @@ func (g *argument) moreEvidence(point string) (Claim, bool) {
 // runnerUp returns the best score among the variants other than label.
 func runnerUp(pm *pointMarks, label string) float64 {
 	best := 0.0
-	for l, m := range pm.marks {
+	for k, l := range pm.marks.labels {
+		m := pm.marks.marks[k]
 		if l != label {
 			best = math.Max(best, m.score)
 		}

@@ -3,6 +3,7 @@ package debate
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -152,9 +153,9 @@ func winnerSummary(t Tally, k int, dec Decision, res *Result) string {
 	ev := supportingEvidence(t, k, dec.Winner, res)
 	var agree string
 	if dec.Agreement == AgreementUnanimous {
-		agree = fmt.Sprintf("All %d advocates agree", dec.Voters)
+		agree = "All " + strconv.Itoa(dec.Voters) + " advocates agree"
 	} else {
-		agree = fmt.Sprintf("%d of %d advocates agree", dec.Support, dec.Voters)
+		agree = strconv.Itoa(dec.Support) + " of " + strconv.Itoa(dec.Voters) + " advocates agree"
 	}
 	if len(dec.Conceded) > 0 {
 		agree += "; " + variantList(dec.Conceded) + " conceded"
@@ -169,7 +170,7 @@ func splitSummary(t Tally, k int, res *Result) string {
 	var parts []string
 	for _, v := range res.Variants {
 		if c := counts[v.Label]; c > 0 {
-			parts = append(parts, fmt.Sprintf("Variant %s %d", v.Label, c))
+			parts = append(parts, "Variant "+v.Label+" "+strconv.Itoa(c))
 		}
 	}
 	first := "No majority (" + strings.Join(parts, ", ") + ")"

@@ -115,7 +115,13 @@ func (m mark) ref(label string) string {
 	if m.quote == "" {
 		return "Variant " + label + " " + m.measure
 	}
-	return m.cite(label) + ": " + m.measure
+	// cite(label) + ": " + measure, in one concatenation: every advocate
+	// writes a ref per point it does not give to the best variant.
+	line := strconv.Itoa(m.line)
+	if m.section == "" {
+		return "“" + m.quote + "” (Variant " + label + ", L" + line + "): " + m.measure
+	}
+	return "“" + m.quote + "” (Variant " + label + ", §" + m.section + ", L" + line + "): " + m.measure
 }
 
 // cite quotes the mark's line with its place: “quote” (Variant B, §2
@@ -140,22 +146,49 @@ type assessment struct {
 
 type pointMarks struct {
 	point diff.Point
-	marks map[string]mark
+	marks markSet
 	best  string // highest score; the first in input order on a tie
+	// bestRef is marks[best].ref(best): the evidence of every advocate
+	// that prefers the best variant on the point, in every round.
+	bestRef string
+}
+
+// markSet holds a point's mark of each variant of a debate, by label: a
+// handful of variants, looked up by every advocate on every point, so a
+// slice beside the debate's labels rather than a map per point.
+type markSet struct {
+	labels []string // shared by every point of the assessment
+	marks  []mark   // marks[i] is labels[i]'s
+}
+
+// get returns the label's mark, the zero mark for a label not debated.
+func (s markSet) get(label string) mark {
+	for i, l := range s.labels {
+		if l == label {
+			return s.marks[i]
+		}
+	}
+	return mark{}
 }
 
 // assess scores the turn's variants on the turn's points. The result is
 // the same for every advocate of a debate.
 func assess(turn Turn) assessment {
-	a := assessment{labels: turn.Labels()}
+	a := assessment{labels: turn.Labels(), points: make([]pointMarks, 0, len(turn.Points))}
 	vars := turn.Variants()
 	covered := coveredTopics(turn.Analysis, vars)
 	own := make([]*variantMeasures, len(vars))
+	labels := make([]string, len(vars))
+	for i, v := range vars {
+		labels[i] = v.Label
+	}
 	for i, v := range vars {
 		own[i] = measureVariant(turn.memo.root(), turn.Analysis, turn.Points, v)
 	}
+	all := make([]mark, len(turn.Points)*len(vars)) // every point's marks, one allocation
 	for k, p := range turn.Points {
-		pm := pointMarks{point: p, marks: make(map[string]mark, len(vars))}
+		marks := all[k*len(vars) : (k+1)*len(vars) : (k+1)*len(vars)]
+		pm := pointMarks{point: p, marks: markSet{labels: labels, marks: marks}}
 		for i, v := range vars {
 			m := own[i].marks[k]
 			if p.Category == diff.CategoryStructural {
@@ -163,13 +196,14 @@ func assess(turn Turn) assessment {
 				// debating: the share of their topics this one covers.
 				m = finishMark(p, own[i].idx, structureMark(p, own[i].idx, v.Doc, own[i].facts, covered))
 			}
-			pm.marks[v.Label] = m
+			pm.marks.marks[i] = m
 		}
 		for _, l := range a.labels {
-			if pm.best == "" || pm.marks[l].score > pm.marks[pm.best].score {
+			if pm.best == "" || pm.marks.get(l).score > pm.marks.get(pm.best).score {
 				pm.best = l
 			}
 		}
+		pm.bestRef = pm.marks.get(pm.best).ref(pm.best)
 		a.points = append(a.points, pm)
 	}
 	return a
@@ -348,12 +382,12 @@ func sectionMark(d *diff.Document, si int, f *docFacts) mark {
 	score := 0.1 + 0.35*math.Min(1, float64(nwords)/100) + 0.35*specificity + 0.1*math.Min(1, float64(reqs)/2) +
 		0.1*math.Min(1, float64(structured)/3) - math.Min(0.3, 0.08*float64(vague)) - math.Min(0.5, 0.25*float64(conflicts))
 	m := mark{score: math.Max(score, 0.05), section: sectionRef(d, si),
-		measure: fmt.Sprintf("%d words, %d concrete, %d vague", nwords, concrete, vague)}
+		measure: strconv.Itoa(nwords) + " words, " + strconv.Itoa(concrete) + " concrete, " + strconv.Itoa(vague) + " vague"}
 	if reqs > 0 {
-		m.measure += fmt.Sprintf(", %d requirement ids", reqs)
+		m.measure += ", " + strconv.Itoa(reqs) + " requirement ids"
 	}
 	if conflicts > 0 {
-		m.measure += fmt.Sprintf(", %d internal contradictions", conflicts)
+		m.measure += ", " + strconv.Itoa(conflicts) + " internal contradictions"
 	}
 	switch {
 	case bestBlock >= 0:
@@ -440,12 +474,12 @@ func contradictionMark(p diff.Point, idx int, f *docFacts, sets []words.Set) mar
 		if len(own) > 0 {
 			m := evidenceMark(p, idx)
 			m.score = 0.1
-			m.measure = fmt.Sprintf("contradicts itself (%d conflicting statements)", len(own))
+			m.measure = "contradicts itself (" + strconv.Itoa(len(own)) + " conflicting statements)"
 			return m
 		}
 		measure := "does not contain this conflict, nor any other inside itself"
 		if n := len(f.conflicts); n > 0 {
-			measure = fmt.Sprintf("does not contain this conflict (it has %s elsewhere)", plural(n, "other internal contradiction"))
+			measure = "does not contain this conflict (it has " + plural(n, "other internal contradiction") + " elsewhere)"
 		}
 		return mark{score: 0.5 + 0.4*consistency, measure: measure}
 	}
@@ -484,14 +518,14 @@ func contradictionMark(p diff.Point, idx int, f *docFacts, sets []words.Set) mar
 			m := evidenceMark(p, idx)
 			share := float64(fs.agree) / float64(fs.others)
 			m.score = 0.3 + 0.6*share
-			m.measure = fmt.Sprintf("%d of %d other variants that give this field reach the same value", fs.agree, fs.others)
+			m.measure = strconv.Itoa(fs.agree) + " of " + strconv.Itoa(fs.others) + " other variants that give this field reach the same value"
 			return m
 		}
 	}
 	concrete := lexicon.ConcreteCount(p.Evidence[own[0]].Quote)
 	m := evidenceMark(p, idx)
 	m.score = 0.35 + 0.3*corroboration + 0.15*math.Min(1, float64(concrete)/2) + 0.1*consistency
-	m.measure = fmt.Sprintf("%d of %d other variants that take a side state the same, %d concrete", len(agree), len(claimers), concrete)
+	m.measure = strconv.Itoa(len(agree)) + " of " + strconv.Itoa(len(claimers)) + " other variants that take a side state the same, " + strconv.Itoa(concrete) + " concrete"
 	if len(own) > 1 {
 		m.score -= 0.3
 		m.measure += ", conflicting with itself"
@@ -582,7 +616,13 @@ func isStatement(text string) bool {
 		// (MEDIUM)"): prose has lower-case words.
 		vals := 0
 		prose := false
-		for _, w := range strings.Fields(value) {
+		// The words of strings.Fields(value), without the slice; past six
+		// counted the value is no label, whatever follows.
+		for rest := value; vals <= 6; {
+			var w string
+			if w, rest = nextField(rest); w == "" {
+				break
+			}
 			if strings.IndexFunc(w, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) < 0 {
 				continue
 			}
@@ -611,6 +651,26 @@ func labelValue(s string) (string, bool) {
 		return "", false
 	}
 	return v, true
+}
+
+// nextField returns the first of strings.Fields(s) and what follows it;
+// "" when s has no field.
+func nextField(s string) (field, rest string) {
+	start := -1
+	for i, r := range s {
+		switch {
+		case !unicode.IsSpace(r):
+			if start < 0 {
+				start = i
+			}
+		case start >= 0:
+			return s[start:i], s[i:]
+		}
+	}
+	if start < 0 {
+		return "", ""
+	}
+	return s[start:], ""
 }
 
 // hasFields reports whether len(strings.Fields(s)) >= n, without

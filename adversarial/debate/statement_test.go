@@ -19,6 +19,7 @@ var labelTexts = []string{
 	"", ":", ":x", "a:", "Status: done", "Severity:   Medium", "a\nb: c d", "ab:\n  x y", "ab: x\ny", "ab:  ",
 	"ab: c: d", "a\xffb: z", strings.Repeat("é", 40) + ": v", strings.Repeat("é", 41) + ": v", strings.Repeat("x", 40) + ":v",
 	strings.Repeat("x", 41) + ":v", "ab:\t\f\rx", "ab: x\r\ny", "no colon at all",
+	" a\u00a0b\u0085c\u2003 d ", "\xff \xfe", "  ",
 }
 
 func checkLabelValue(t *testing.T, s string) {
@@ -30,6 +31,15 @@ func checkLabelValue(t *testing.T, s string) {
 		assert.Equal(t, m[1], v, "%q", s)
 	}
 	assert.Equal(t, len(strings.Fields(s)) >= 4, hasFields(s, 4), "%q", s)
+	fields := []string{}
+	for rest := s; ; {
+		var f string
+		if f, rest = nextField(rest); f == "" {
+			break
+		}
+		fields = append(fields, f)
+	}
+	assert.Equal(t, strings.Fields(s), fields, "%q", s)
 }
 
 func TestLabelValueIsTheExpression(t *testing.T) {

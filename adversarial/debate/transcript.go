@@ -16,6 +16,7 @@ import (
 // break a table.
 func (r *Result) Markdown() string {
 	var b strings.Builder
+	b.Grow(r.markdownSize())
 	b.WriteString("# Adversarial Debate Transcript\n\n## Metadata\n\n")
 	completed := 0
 	for _, rd := range r.Rounds {
@@ -115,6 +116,44 @@ func (r *Result) Markdown() string {
 	return b.String()
 }
 
+// markdownSize estimates the transcript's length from its tables, a row
+// per point per statement and per decision, which make almost all of it:
+// a transcript of thousands of points grows its builder once, not by
+// doubling.
+func (r *Result) markdownSize() int {
+	const row = len("| ") + len(" | Variant ") + len(" (conceded)") + len(" | 100% | ") + len(" |\n")
+	n := 4 << 10
+	for _, rd := range r.Rounds {
+		for _, st := range rd.Statements {
+			n += 1<<10 + len(st.Position)
+			for _, cs := range [][]Claim{st.Strengths, st.NewEvidence, st.Remaining} {
+				for _, c := range cs {
+					n += 32 + len(c.Point) + len(c.Text) + len(c.Evidence)
+				}
+			}
+			for _, w := range st.Weaknesses {
+				n += 32 + len(w.Point) + len(w.Text) + len(w.Evidence)
+			}
+			for _, c := range st.Concessions {
+				n += 4 + len(c)
+			}
+			for _, resp := range st.Responses {
+				n += 64 + len(resp.Reply)
+				if c := resp.About; c != nil {
+					n += len(c.Text)
+				}
+			}
+			for _, p := range st.Positions {
+				n += row + len(p.Point) + len(p.Prefer) + len(p.Evidence)
+			}
+		}
+	}
+	for _, d := range r.Decisions {
+		n += row + len(d.Point) + len(d.Evidence) + len("Unresolved")
+	}
+	return n
+}
+
 func listOrNone(ids []string) string {
 	if len(ids) == 0 {
 		return "none"
@@ -152,7 +191,7 @@ func plural(n int, noun string) string {
 	if n == 1 {
 		return "1 " + noun
 	}
-	return fmt.Sprintf("%d %ss", n, noun)
+	return strconv.Itoa(n) + " " + noun + "s"
 }
 
 // advocateName is "Variant C advocate (haiku)".
