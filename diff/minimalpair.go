@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/crucible-go/crucible/internal/words"
 )
@@ -58,8 +59,14 @@ func detectMinimalPairs(in DetectInput) []Contradiction {
 		where string
 		words uint64
 	}
-	bySig := map[signature][]pairSentence{}
+	// Each signature chains its sentences through next, in the order
+	// they come: most signatures have one sentence, and a slice per
+	// signature was most of the detector's allocations.
+	type chain struct{ first, last int32 }
+	bySig := map[signature]chain{}
 	var sigs []signature
+	var sents []pairSentence
+	var entries []struct{ sent, next int32 }
 	var weighted []uint64
 	for v, d := range in.Documents {
 		for bi, b := range d.Blocks {
@@ -71,7 +78,15 @@ func detectMinimalPairs(in DetectInput) []Contradiction {
 				if strings.HasSuffix(sent, "?") {
 					continue
 				}
-				toks := words.Tokens(withoutAsides(sent))
+				plain := withoutAsides(sent)
+				if isASCII(plain) {
+					// ASCII lower-cases without changing what a word is,
+					// so the count says whether Tokens would be kept.
+					if n := words.Count(plain); n < pairMinWords || n > pairMaxWords {
+						continue
+					}
+				}
+				toks := words.Tokens(plain)
 				if len(toks) < pairMinWords || len(toks) > pairMaxWords {
 					continue
 				}
@@ -91,15 +106,25 @@ func detectMinimalPairs(in DetectInput) []Contradiction {
 					weighted = append(weighted, wordHash(t)*(mix64(uint64(j)+1)|1)) // an odd weight per position
 					total += weighted[j]
 				}
+				si := int32(-1)
 				for i := first + 1; i < len(toks); i++ {
 					if !pairWord(toks[i]) {
 						continue
 					}
-					sig := signature{where, total - weighted[i]}
-					if _, ok := bySig[sig]; !ok {
-						sigs = append(sigs, sig)
+					if si < 0 {
+						si = int32(len(sents))
+						sents = append(sents, pairSentence{variant: v, block: bi, sent: sent, toks: toks})
 					}
-					bySig[sig] = append(bySig[sig], pairSentence{variant: v, block: bi, sent: sent, toks: toks})
+					sig := signature{where, total - weighted[i]}
+					e := int32(len(entries))
+					entries = append(entries, struct{ sent, next int32 }{si, -1})
+					if c, ok := bySig[sig]; ok {
+						entries[c.last].next = e
+						bySig[sig] = chain{c.first, e}
+					} else {
+						sigs = append(sigs, sig)
+						bySig[sig] = chain{e, e}
+					}
 				}
 			}
 		}
@@ -107,8 +132,16 @@ func detectMinimalPairs(in DetectInput) []Contradiction {
 	var out []Contradiction
 	byChoice := map[string]int{} // the two words and variants → index in out: one choice stated in several sentences is one conflict
 	seen := map[[2]string]bool{}
+	var group []pairSentence
 	for _, sig := range sigs {
-		group := bySig[sig]
+		c := bySig[sig]
+		if c.first == c.last {
+			continue // one sentence pairs with none
+		}
+		group = group[:0]
+		for e := c.first; e >= 0; e = entries[e].next {
+			group = append(group, sents[entries[e].sent])
+		}
 		for x := 0; x < len(group); x++ {
 			for y := x + 1; y < len(group); y++ {
 				a, b := group[x], group[y]
@@ -146,6 +179,9 @@ func detectMinimalPairs(in DetectInput) []Contradiction {
 // withoutAsides drops parenthesised remarks: "One subprocess per phase
 // (unchanged architecture)." states what "One subprocess per phase." does.
 func withoutAsides(s string) string {
+	if strings.IndexByte(s, '(') < 0 && utf8.ValidString(s) {
+		return s // nothing to drop; the loop below would copy s rune by rune
+	}
 	var b strings.Builder
 	depth := 0
 	for _, r := range s {
@@ -183,4 +219,14 @@ func differingWord(a, b []string) int {
 		}
 	}
 	return at
+}
+
+// isASCII reports whether s holds only ASCII bytes.
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
