@@ -265,22 +265,33 @@ type keyed struct {
 func cluster(items []keyed, minDice float64) []int {
 	// Identical word sets always belong together: cluster the distinct
 	// sets, then map the items back.
-	uniq := map[uint64][]int{} // a set's hash → the distinct sets with it
+	// uniq maps a set's hash to the first distinct set with it; sets
+	// whose hashes collide follow it through sameHash.
+	uniq := make(map[uint64]int, len(items))
 	var keys []keyed
+	var sameHash []int // per key: the next key with its hash, or -1
 	itemKey := make([]int, len(items))
 	for i, it := range items {
 		h := setHash(it)
-		u := -1
-		for _, k := range uniq[h] {
-			if keys[k].group == it.group && slices.Equal(keys[k].words, it.words) {
-				u = k
-				break
+		u, last := -1, -1
+		if k, ok := uniq[h]; ok {
+			for ; k >= 0; k = sameHash[k] {
+				if keys[k].group == it.group && slices.Equal(keys[k].words, it.words) {
+					u = k
+					break
+				}
+				last = k
 			}
 		}
 		if u < 0 {
 			u = len(keys)
-			uniq[h] = append(uniq[h], u)
+			if last >= 0 {
+				sameHash[last] = u
+			} else {
+				uniq[h] = u
+			}
 			keys = append(keys, it)
+			sameHash = append(sameHash, -1)
 		}
 		itemKey[i] = u
 	}
@@ -295,8 +306,18 @@ func cluster(items []keyed, minDice float64) []int {
 		}
 		return i
 	}
+	// Sized once: a key has its whole signature and one per word when it
+	// has two or more, and growing the slice by doubling cost more than
+	// the signatures themselves.
+	size := 0
+	for _, k := range keys {
+		size++
+		if len(k.words) >= 2 {
+			size += len(k.words)
+		}
+	}
 	var sigs []uint64
-	var bySig []signed
+	bySig := make([]signed, 0, size)
 	for i, k := range keys {
 		sigs = dropOne(k, sigs[:0])
 		for _, sig := range sigs {
