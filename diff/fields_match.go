@@ -316,15 +316,36 @@ func corroborate(clustered map[string][][]fldRef) {
 		item       string
 	}
 	ref := func(r fldRef) itemRef { return itemRef{r.Variant, r.Section, r.Item} }
-	values := map[itemRef]map[string]fldValue{} // the normalised values of each item's fields
+	anyWeak := false
+	for _, clusters := range clustered {
+		for _, cl := range clusters {
+			for i := range cl {
+				anyWeak = anyWeak || cl[i].weak
+			}
+		}
+	}
+	if !anyWeak {
+		return // nothing to confirm
+	}
+	// The normalised values of each item's fields, by class: an item has
+	// a few fields, so a short list searched in turn costs less than a
+	// map per item. A class given twice keeps its last value.
+	type classValue struct {
+		cls  string
+		norm *fldValue
+	}
+	values := map[itemRef][]classValue{}
 	for cls, clusters := range clustered {
 		for _, cl := range clusters {
-			for _, r := range cl {
-				k := ref(r)
-				if values[k] == nil {
-					values[k] = map[string]fldValue{}
+			for i := range cl {
+				k := ref(cl[i])
+				vs := values[k]
+				j := slices.IndexFunc(vs, func(x classValue) bool { return x.cls == cls })
+				if j < 0 {
+					values[k] = append(vs, classValue{cls, &cl[i].norm})
+				} else {
+					vs[j].norm = &cl[i].norm
 				}
-				values[k][cls] = r.norm
 			}
 		}
 	}
@@ -394,12 +415,16 @@ func corroborate(clustered map[string][][]fldRef) {
 		return false
 	}
 	agreeElsewhere := func(a, b itemRef, except string) bool {
-		for cls, x := range values[a] {
-			if cls == except {
+		vb := values[b]
+		for _, x := range values[a] {
+			if x.cls == except {
 				continue
 			}
-			if y, ok := values[b][cls]; ok {
-				if same, comparable := x.agree(y); comparable && same {
+			for _, y := range vb {
+				if y.cls != x.cls {
+					continue
+				}
+				if same, comparable := x.norm.agree(*y.norm); comparable && same {
 					return true
 				}
 			}
