@@ -28,8 +28,8 @@ var boundPhrases = []string{"no more than", "no less than", "fewer than", "maxim
 // for parts that are absent.
 //
 // lower is strings.ToLower(sent), which the caller usually has already.
-func scanQuantities(sent, lower string) [][]int {
-	var out [][]int
+func scanQuantities(sent, lower string) [][12]int {
+	var out [][12]int // arrays, not a slice each: one allocation per sentence
 	if len(lower) != len(sent) {
 		lower = sent // non-ASCII case changes would shift offsets; bounds still match lower-case text
 	}
@@ -37,7 +37,7 @@ func scanQuantities(sent, lower string) [][]int {
 		if !isDigit(sent[i]) || (i > 0 && isDigit(sent[i-1])) {
 			continue
 		}
-		m := []int{i, 0, -1, -1, i, 0, -1, -1, -1, -1, -1, -1}
+		m := [12]int{i, 0, -1, -1, i, 0, -1, -1, -1, -1, -1, -1}
 		j := scanNum(sent, i)
 		m[5] = j
 		// the bound just before the number
@@ -194,7 +194,7 @@ func quantities(sent, lower string) []Quantity {
 	var out []Quantity
 	prevEnd := 0
 	for _, m := range scanQuantities(sent, lower) {
-		q, start, end, ok := parseQuantity(sent, m)
+		q, start, end, ok := parseQuantity(sent, m[:])
 		if !ok {
 			continue
 		}
@@ -266,7 +266,7 @@ func tableQuantities(header, cells []string) []Quantity {
 	var out []Quantity
 	for j := 1; j < len(cells) && j < len(header); j++ {
 		for _, m := range scanQuantities(cells[j], strings.ToLower(cells[j])) {
-			q, _, _, ok := parseQuantity(cells[j], m)
+			q, _, _, ok := parseQuantity(cells[j], m[:])
 			if !ok {
 				continue
 			}
