@@ -251,6 +251,42 @@ func fldLevelStart(t string) bool {
 	}
 }
 
+// fldLevelTok is fldLevelTokRE.FindStringSubmatch(t). An ASCII token is
+// read without the pattern: one level word, or two joined by '-' or '/',
+// in either case — most tokens are not, and the pattern allocated for
+// each. A token with other bytes is left to the pattern, whose case
+// folding reaches beyond ASCII.
+func fldLevelTok(t string) []string {
+	if !isASCII(t) {
+		return fldLevelTokRE.FindStringSubmatch(t)
+	}
+	first, second := t, ""
+	if i := strings.IndexAny(t, "-/"); i >= 0 {
+		first, second = t[:i], t[i+1:]
+		if !fldIsLevelWord(second) {
+			return nil
+		}
+	}
+	if !fldIsLevelWord(first) {
+		return nil
+	}
+	return []string{t, first, second}
+}
+
+// fldIsLevelWord reports whether the ASCII word w is one of the level
+// words of fldLevelTokRE, in any case.
+func fldIsLevelWord(w string) bool {
+	for _, l := range fldLevelWords {
+		if len(w) == len(l) && hasFold(w, l) {
+			return true
+		}
+	}
+	return false
+}
+
+// fldLevelWords are the words fldLevelTokRE is made of, lower-cased.
+var fldLevelWords = [...]string{"low", "medium", "med", "moderate", "high", "critical"}
+
 // fldLevelValue reads an ordinal level: "Low", "Low-Medium", "CONFIRMED
 // HIGH", "RECLASSIFY to CRITICAL", "HIGH -- P0 blocker". The value must
 // name one level; "High (TUI) / Medium (Logger)" names two and is not one.
@@ -261,7 +297,7 @@ func fldLevelValue(toks []string, head string) (fldValue, bool) {
 		if !fldLevelStart(t) {
 			continue
 		}
-		m := fldLevelTokRE.FindStringSubmatch(t)
+		m := fldLevelTok(t)
 		if m == nil {
 			continue
 		}
