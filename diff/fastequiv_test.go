@@ -2,6 +2,7 @@ package diff
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -17,6 +18,25 @@ func TestFldLevelTokMatchesPattern(t *testing.T) {
 		want := fldLevelTokRE.FindStringSubmatch(tok)
 		if got := fldLevelTok(tok); !slices.Equal(got, want) {
 			t.Errorf("fldLevelTok(%q) = %q, the pattern says %q", tok, got, want)
+		}
+	}
+}
+
+func TestFirstFieldAndCountFieldsMatchFields(t *testing.T) {
+	for _, s := range []string{
+		"", " ", "a", " a b ", "\tfoo\nbar", "x\u00a0y", "\u0085lead", "one two three four five",
+		"ünï cödé", "a\u2003b", "trailing ", "  ",
+	} {
+		f := strings.Fields(s)
+		first := ""
+		if len(f) > 0 {
+			first = f[0]
+		}
+		if got := firstField(s); got != first {
+			t.Errorf("firstField(%q) = %q, want %q", s, got, first)
+		}
+		if got := countFields(s); got != len(f) {
+			t.Errorf("countFields(%q) = %d, want %d", s, got, len(f))
 		}
 	}
 }

@@ -251,11 +251,10 @@ func fldKeyOK(key string) bool {
 	if k == "" || len(k) > 48 || strings.Contains(k, "://") || strings.Contains(k, "http") {
 		return false
 	}
-	r := []rune(k)
-	if !unicode.IsLetter(r[0]) && r[0] != '_' {
+	if r, _ := utf8.DecodeRuneInString(k); !unicode.IsLetter(r) && r != '_' {
 		return false
 	}
-	if n := len(strings.Fields(k)); n > 4 {
+	if n := countFields(k); n > 4 {
 		return false
 	}
 	letters, upper := 0, 0
@@ -273,7 +272,7 @@ func fldKeyOK(key string) bool {
 // sentenceStart reports whether a would-be key opens a sentence rather
 // than names a field: "The plan: …", "We decided: …".
 func sentenceStart(key string) bool {
-	first := strings.ToLower(strings.Fields(key)[0])
+	first := strings.ToLower(firstField(key))
 	switch first {
 	case "we", "i", "you", "they", "he", "she", "it", "this", "that", "these", "those", "there", "here", "our", "my", "your", "their":
 		return true

@@ -83,7 +83,7 @@ func fldUpperLabel(head string) (label, rest string, ok bool) {
 	rest = strings.TrimSpace(strings.Join(toks[i:], " "))
 	label = strings.Join(run, " ")
 	if rest != "" && !strings.HasPrefix(rest, "(") {
-		next := strings.ToLower(strings.Fields(rest)[0])
+		next := strings.ToLower(firstField(rest))
 		_, known := fldVerdictClass[strings.TrimSuffix(strings.ToUpper(run[0]), "LY")]
 		if !fldQualifierWords[next] && next != "to" && !known && !fldKnownWord(run[0]) {
 			return "", "", false
@@ -231,7 +231,7 @@ func fldQualified(rest string) bool {
 		}
 		return fldCorrectionRE.MatchString(rest[:end])
 	}
-	return fldQualifierWords[strings.ToLower(strings.Fields(rest)[0])]
+	return fldQualifierWords[strings.ToLower(firstField(rest))]
 }
 
 var fldLevelTokRE = regexp.MustCompile(`^(?i)(LOW|MEDIUM|MED|MODERATE|HIGH|CRITICAL)(?:[-/](LOW|MEDIUM|MED|MODERATE|HIGH|CRITICAL))?$`)

@@ -545,11 +545,7 @@ func lastClauseMark(s string) int {
 }
 
 func nextWord(s string) string {
-	f := strings.Fields(s)
-	if len(f) == 0 {
-		return ""
-	}
-	return strings.TrimRight(f[0], ".,;:!?)")
+	return strings.TrimRight(firstField(s), ".,;:!?)")
 }
 
 func isOrdinalSuffix(sent string, numEnd int, noun string) bool {
