@@ -422,6 +422,38 @@ func dice(a, b []string) float64 { return words.Set(a).Dice(words.Set(b)) }
 
 // groupClusters returns, per cluster id, the item indexes in order.
 func groupClusters(ids []int) [][]int {
+	// Cluster ids are item indexes: one array of counts and one of
+	// members serve every cluster, where a map of slices allocated one
+	// slice per cluster, most of them of one item.
+	n := len(ids)
+	group := make([]int32, n) // id → its cluster's index in out, plus one
+	var sizes []int
+	for _, id := range ids {
+		if id < 0 || id >= n {
+			return groupClustersByMap(ids)
+		}
+		if group[id] == 0 {
+			sizes = append(sizes, 0)
+			group[id] = int32(len(sizes))
+		}
+		sizes[group[id]-1]++
+	}
+	all := make([]int, n)
+	out := make([][]int, len(sizes))
+	start := 0
+	for g, size := range sizes {
+		out[g] = all[start : start : start+size] // capped: a caller's append copies
+		start += size
+	}
+	for i, id := range ids {
+		g := group[id] - 1
+		out[g] = append(out[g], i)
+	}
+	return out
+}
+
+// groupClustersByMap is groupClusters for ids that are not indexes.
+func groupClustersByMap(ids []int) [][]int {
 	byID := map[int][]int{}
 	var order []int
 	for i, id := range ids {
