@@ -40,3 +40,16 @@ func TestFirstFieldAndCountFieldsMatchFields(t *testing.T) {
 		}
 	}
 }
+
+func TestIsHeadingIDTermHyphenParts(t *testing.T) {
+	old := func(t string) bool {
+		parts := strings.Split(t, "-")
+		return len(parts) > 1 && slices.ContainsFunc(parts, func(p string) bool { return len(p) == 1 })
+	}
+	for _, s := range []string{"a-b", "ab-cd", "x-ray-z", "ab-", "-ab", "ab--cd", "abc", "a", "ab-cd-e", "é-ab", "ab-é"} {
+		want := s != "" && hasLetter(s) && !strings.ContainsAny(s, "#§_./()") && (hasDigit(s) || old(s))
+		if got := isHeadingIDTerm(s); got != want {
+			t.Errorf("isHeadingIDTerm(%q) = %v, want %v", s, got, want)
+		}
+	}
+}

@@ -143,7 +143,8 @@ func fldLabelledLine(src string) []Field {
 		return nil
 	}
 	segments := []string{s}
-	if parts := strings.Split(s, " | "); len(parts) > 1 {
+	if strings.Contains(s, " | ") { // most lines are one segment, not split
+		parts := strings.Split(s, " | ")
 		all := true
 		for _, p := range parts[1:] {
 			if !strings.HasPrefix(strings.TrimSpace(p), "**") {
