@@ -411,6 +411,11 @@ var fldBareIDRE = regexp.MustCompile(`^[A-Za-z][A-Za-z]*(?:-[A-Za-z]+)*[- ]?\d+(
 func fldBareID(s string) bool { return fldBareIDRE.MatchString(strings.TrimSpace(s)) }
 
 func fldNumeral(s string) bool {
+	// A float has a digit, or is an infinity or NaN; most cells are words,
+	// and ParseFloat allocated an error for each.
+	if !containsDigit(s) && !hasFold(s, "inf") && !hasFold(s, "nan") {
+		return false
+	}
 	_, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
 	return err == nil
 }

@@ -251,26 +251,30 @@ func fldLevelStart(t string) bool {
 	}
 }
 
-// fldLevelTok is fldLevelTokRE.FindStringSubmatch(t). An ASCII token is
+// fldLevelTok returns the two level words fldLevelTokRE finds in t (its
+// submatches; the second may be empty), and whether it matches. An ASCII token is
 // read without the pattern: one level word, or two joined by '-' or '/',
 // in either case — most tokens are not, and the pattern allocated for
 // each. A token with other bytes is left to the pattern, whose case
 // folding reaches beyond ASCII.
-func fldLevelTok(t string) []string {
+func fldLevelTok(t string) (first, second string, ok bool) {
 	if !isASCII(t) {
-		return fldLevelTokRE.FindStringSubmatch(t)
+		if m := fldLevelTokRE.FindStringSubmatch(t); m != nil {
+			return m[1], m[2], true
+		}
+		return "", "", false
 	}
-	first, second := t, ""
+	first = t
 	if i := strings.IndexAny(t, "-/"); i >= 0 {
 		first, second = t[:i], t[i+1:]
 		if !fldIsLevelWord(second) {
-			return nil
+			return "", "", false
 		}
 	}
 	if !fldIsLevelWord(first) {
-		return nil
+		return "", "", false
 	}
-	return []string{t, first, second}
+	return first, second, true
 }
 
 // fldIsLevelWord reports whether the ASCII word w is one of the level
@@ -297,8 +301,8 @@ func fldLevelValue(toks []string, head string) (fldValue, bool) {
 		if !fldLevelStart(t) {
 			continue
 		}
-		m := fldLevelTok(t)
-		if m == nil {
+		first, second, ok := fldLevelTok(t)
+		if !ok {
 			continue
 		}
 		// Title-case level words count only as the whole value ("Low",
@@ -312,9 +316,9 @@ func fldLevelValue(toks []string, head string) (fldValue, bool) {
 		if found != "" {
 			return fldValue{}, false
 		}
-		found = fldLevels[strings.ToUpper(m[1])]
-		if m[2] != "" {
-			found += "-" + fldLevels[strings.ToUpper(m[2])]
+		found = fldLevels[strings.ToUpper(first)]
+		if second != "" {
+			found += "-" + fldLevels[strings.ToUpper(second)]
 		}
 	}
 	if found == "" {
