@@ -18,6 +18,17 @@ type qref struct {
 	claim *Claim
 	q     *Quantity
 	ids   []string // item identifiers the claim names ("T03.04", "NR-6"), sorted
+	// subject is q.Subject joined by spaces, when detectNumeric made the
+	// ref: the buckets, keys and labels that read it join it once.
+	subject string
+}
+
+// subjectText returns q.Subject joined by spaces.
+func (r qref) subjectText() string {
+	if r.subject != "" {
+		return r.subject
+	}
+	return strings.Join(r.q.Subject, " ")
 }
 
 // detectNumeric compares the quantities stated for one subject. Values
@@ -62,7 +73,7 @@ func detectNumeric(in DetectInput) []Contradiction {
 			quote := withoutLabel(c.Quote)
 			for qi := range c.Quantities {
 				q := &c.Quantities[qi]
-				refs = append(refs, qref{c, q, idsBefore(quote, q.Text)})
+				refs = append(refs, qref{c, q, idsBefore(quote, q.Text), strings.Join(q.Subject, " ")})
 				across = append(across, keyed{group: group(q.Dim, "|", where), words: q.Subject})
 				within = append(within, keyed{group: group(q.Dim, "|", vkey), words: q.Subject})
 			}
@@ -76,13 +87,13 @@ func detectNumeric(in DetectInput) []Contradiction {
 	}
 	// A subject named by the same three or more words ("p99 ingest
 	// latency") is one thing wherever the variants file it.
-	bySubject := map[string][]int{}
-	var subjects []string
+	bySubject := map[[2]string][]int{} // dimension and subject
+	var subjects [][2]string
 	for i, r := range refs {
 		if len(r.q.Subject) < 3 {
 			continue
 		}
-		k := r.q.Dim + "|" + strings.Join(r.q.Subject, " ")
+		k := [2]string{r.q.Dim, r.subject}
 		if _, ok := bySubject[k]; !ok {
 			subjects = append(subjects, k)
 		}
@@ -354,7 +365,7 @@ func intraNumeric(in DetectInput, refs []qref, members []int) (Contradiction, bo
 			byID[id] = append(byID[id], x)
 		}
 		if len(r.q.Subject) >= 2 {
-			k := strings.Join(r.q.Subject, " ")
+			k := r.subjectText()
 			subject[x] = k
 			ki := [2]string{k, itemOf(r)}
 			bySubject[ki] = append(bySubject[ki], x)
@@ -419,7 +430,7 @@ func numericContradiction(rs []qref) (Contradiction, bool) {
 		return Contradiction{}, false
 	}
 	q0 := rs[0].q
-	c := Contradiction{Kind: kind, Subject: subjectLabel(rs[0]), Key: q0.Dim + ":" + strings.Join(q0.Subject, " ")}
+	c := Contradiction{Kind: kind, Subject: subjectLabel(rs[0]), Key: q0.Dim + ":" + rs[0].subjectText()}
 	var vals []string
 	for _, r := range rs {
 		c.Claims = append(c.Claims, *r.claim)
@@ -500,7 +511,7 @@ func subjectLabel(r qref) string {
 	if r.q.Phrase != "" {
 		return r.q.Phrase
 	}
-	return strings.Join(r.q.Subject, " ")
+	return r.subjectText()
 }
 
 // quantitiesConflict compares two quantities of one subject. It returns
