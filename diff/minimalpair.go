@@ -1,6 +1,7 @@
 package diff
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -55,25 +56,25 @@ func detectMinimalPairs(in DetectInput) []Contradiction {
 	// out, kept as a hash: the sum of each word's hash weighted by its
 	// position, less the word left out. Sentences whose signatures
 	// collide are still compared word by word below.
-	type signature struct {
-		where string
-		words uint64
+	//
+	// The signatures are sorted rather than filed in a map: nearly every
+	// one is unique, and a map entry for each cost more than the sort.
+	// A place is numbered in the order it first comes.
+	type entry struct {
+		words     uint64
+		where     int32 // the place's number
+		sent, seq int32 // the sentence in sents; the entry's order of coming
 	}
-	// Each signature chains its sentences through next, in the order
-	// they come: most signatures have one sentence, and a slice per
-	// signature was most of the detector's allocations.
-	type chain struct{ first, last int32 }
-	bySig := map[signature]chain{}
-	var sigs []signature
+	whereID := map[string]int32{}
+	var entries []entry
 	var sents []pairSentence
-	var entries []struct{ sent, next int32 }
 	var weighted []uint64
 	for v, d := range in.Documents {
 		for bi, b := range d.Blocks {
 			if b.Kind != Paragraph { // lists enumerate, tables tabulate, code is code
 				continue
 			}
-			where := ""
+			where := int32(-1)
 			for _, sent := range sentences(b) {
 				if strings.HasSuffix(sent, "?") {
 					continue
@@ -90,8 +91,14 @@ func detectMinimalPairs(in DetectInput) []Contradiction {
 				if len(toks) < pairMinWords || len(toks) > pairMaxWords {
 					continue
 				}
-				if where == "" {
-					where = place.of(v, b.Section)
+				if where < 0 {
+					w := place.of(v, b.Section)
+					id, ok := whereID[w]
+					if !ok {
+						id = int32(len(whereID))
+						whereID[w] = id
+					}
+					where = id
 				}
 				// the word that differs must come after the first content
 				// word: a different subject ("The gateway …" / "The worker …")
@@ -115,32 +122,44 @@ func detectMinimalPairs(in DetectInput) []Contradiction {
 						si = int32(len(sents))
 						sents = append(sents, pairSentence{variant: v, block: bi, sent: sent, toks: toks})
 					}
-					sig := signature{where, total - weighted[i]}
-					e := int32(len(entries))
-					entries = append(entries, struct{ sent, next int32 }{si, -1})
-					if c, ok := bySig[sig]; ok {
-						entries[c.last].next = e
-						bySig[sig] = chain{c.first, e}
-					} else {
-						sigs = append(sigs, sig)
-						bySig[sig] = chain{e, e}
-					}
+					entries = append(entries, entry{total - weighted[i], where, si, int32(len(entries))})
 				}
 			}
 		}
 	}
+	// Sorted by signature, entries of one signature in their order of
+	// coming; the groups of two or more are then taken in the order their
+	// signatures first came.
+	slices.SortFunc(entries, func(a, b entry) int {
+		if a.where != b.where {
+			return cmp.Compare(a.where, b.where)
+		}
+		if a.words != b.words {
+			return cmp.Compare(a.words, b.words)
+		}
+		return cmp.Compare(a.seq, b.seq)
+	})
+	type run struct{ lo, hi int }
+	var runs []run
+	for i := 0; i < len(entries); {
+		j := i + 1
+		for j < len(entries) && entries[j].where == entries[i].where && entries[j].words == entries[i].words {
+			j++
+		}
+		if j-i >= 2 {
+			runs = append(runs, run{i, j})
+		}
+		i = j
+	}
+	slices.SortFunc(runs, func(a, b run) int { return cmp.Compare(entries[a.lo].seq, entries[b.lo].seq) })
 	var out []Contradiction
 	byChoice := map[string]int{} // the two words and variants → index in out: one choice stated in several sentences is one conflict
 	seen := map[[2]string]bool{}
 	var group []pairSentence
-	for _, sig := range sigs {
-		c := bySig[sig]
-		if c.first == c.last {
-			continue // one sentence pairs with none
-		}
+	for _, r := range runs {
 		group = group[:0]
-		for e := c.first; e >= 0; e = entries[e].next {
-			group = append(group, sents[entries[e].sent])
+		for _, e := range entries[r.lo:r.hi] {
+			group = append(group, sents[e.sent])
 		}
 		for x := 0; x < len(group); x++ {
 			for y := x + 1; y < len(group); y++ {
