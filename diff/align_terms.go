@@ -180,6 +180,7 @@ func outlineReference(d *Document, si int, num string) (string, bool) {
 // in prose (a paragraph or list item, not a table row or code).
 func bodyTerms(d *Document, si int, emit func(term string, inProse bool)) {
 	lo, hi := d.blockRange(d.Sections[si].Span)
+	lower := d.lowerBlocks()
 	for bi := lo; bi < hi; bi++ {
 		if d.Blocks[bi].Section != si {
 			continue
@@ -187,7 +188,7 @@ func bodyTerms(d *Document, si int, emit func(term string, inProse bool)) {
 		k := d.Blocks[bi].Kind
 		inProse := k == Paragraph || k == ListItem
 		fn := func(t string) { emit(t, inProse) }
-		words.Each(d.Blocks[bi].Text, func(tok string) {
+		words.EachLower(lower[bi], func(tok string) {
 			switch {
 			case words.IsStopWord(tok):
 			case digitsAndDots(tok):

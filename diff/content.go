@@ -108,7 +108,7 @@ func (st *sectionText) measure() {
 	// neither slice grows a dozen times on a long section.
 	est := len(st.text)/6 + 1
 	set, long := make(words.Set, 0, est), make(words.Set, 0, est)
-	words.Each(st.text, func(w string) {
+	add := func(w string) {
 		st.count++
 		if words.IsStopWord(w) || !hasLetter(w) {
 			return
@@ -118,7 +118,17 @@ func (st *sectionText) measure() {
 		if len(w) >= 4 {
 			long = append(long, stem)
 		}
-	})
+	}
+	// The text is its blocks joined by spaces, so its words are theirs in
+	// turn, read from the blocks the document has lower-cased once.
+	if st.index == nil {
+		words.Each(st.text, add) // a text of no block of the document
+	} else {
+		lower := st.doc.lowerBlocks()
+		for _, bi := range st.index {
+			words.EachLower(lower[bi], add)
+		}
+	}
 	slices.Sort(set)
 	st.words = slices.Compact(set)
 	st.repeated = repeatedStems(long)
