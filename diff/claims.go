@@ -118,8 +118,8 @@ func sharedClaims(doc *Document) []Claim {
 func extractClaims(doc *Document) []Claim {
 	const variant = 0
 	out := make([]Claim, 0, len(doc.Blocks))
-	forEachSentence(doc, variant, func(sent string, row *tableRow, place func(*Claim)) {
-		if c, ok := classify(sent, row); ok {
+	forEachSentence(doc, variant, func(sent, lower string, row *tableRow, place func(*Claim)) {
+		if c, ok := classifyLower(sent, lower, row); ok {
 			place(&c)
 			out = append(out, c)
 		}
@@ -138,7 +138,12 @@ type tableRow struct {
 // header), and a function that fills in a claim's location and exact quote
 // — called only for the sentences that need it, since finding the quote
 // costs a search of the block.
-func forEachSentence(doc *Document, variant int, fn func(sent string, row *tableRow, place func(*Claim))) {
+//
+// fn also gets the sentence lower-cased when the document has it at hand
+// (a sentence of an ASCII block is a piece of the block's lower-cased
+// text), else "".
+func forEachSentence(doc *Document, variant int, fn func(sent, lower string, row *tableRow, place func(*Claim))) {
+	lowerBlocks := doc.lowerBlocks()
 	var header []string
 	for bi, b := range doc.Blocks {
 		if b.Kind != TableRow {
@@ -155,8 +160,20 @@ func forEachSentence(doc *Document, variant int, fn func(sent string, row *table
 			row = &tableRow{header: header, cells: b.Cells}
 		}
 		src := doc.Text(b.Span)
+		ascii := b.Kind != TableRow && isASCII(b.Text)
+		from := 0 // where the next sentence is looked for in b.Text
 		for _, sent := range sentences(b) {
-			fn(sent, row, func(c *Claim) {
+			// Any place of an ASCII block holding the sentence holds its
+			// lower-cased text in the lower-cased block; the sentences
+			// come in order, so the next one is found from the last.
+			lower := ""
+			if ascii {
+				if k := strings.Index(b.Text[from:], sent); k >= 0 {
+					lower = lowerBlocks[bi][from+k : from+k+len(sent)]
+					from += k + len(sent)
+				}
+			}
+			fn(sent, lower, row, func(c *Claim) {
 				c.Variant, c.Section, c.Block, c.Line = variant, b.Section, bi, b.Line
 				if i, j, ok := locate(sent, src); ok {
 					c.Quote, c.Line = src[i:j], doc.LineAt(b.Span.Start+i)
@@ -348,10 +365,18 @@ func candidate(sent, lower string) bool {
 // sentence of every variant, so it checks words before it reaches for a
 // regular expression.
 func classify(sent string, row *tableRow) (Claim, bool) {
+	return classifyLower(sent, "", row)
+}
+
+// classifyLower is classify given strings.ToLower(sent), or "" for
+// classify to lower-case it.
+func classifyLower(sent, lower string, row *tableRow) (Claim, bool) {
 	if len(sent) < 8 {
 		return Claim{}, false
 	}
-	lower := strings.ToLower(sent)
+	if lower == "" {
+		lower = strings.ToLower(sent)
+	}
 	if !candidate(sent, lower) {
 		return Claim{}, false
 	}
