@@ -568,6 +568,24 @@ func subjectWords(phrase string) []string {
 	return significant(words.Tokens(splitIdentifiers(phrase)))
 }
 
+// subjectWordsLower is subjectWords given strings.ToLower(phrase), or ""
+// when the caller does not have it: a phrase without identifiers to split
+// is read from its lower-cased text.
+func subjectWordsLower(phrase, lower string) []string {
+	if lower == "" || needsSplit(phrase) {
+		return subjectWords(phrase)
+	}
+	return significant(words.Tokens(lower))
+}
+
+// lowerTail returns lower[i:], or "" for a lower-case text not at hand.
+func lowerTail(lower string, i int) string {
+	if lower == "" {
+		return ""
+	}
+	return lower[i:]
+}
+
 // significant keeps the words of toks that name something, normalised.
 func significant(toks []string) []string {
 	out := make([]string, 0, len(toks))

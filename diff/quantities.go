@@ -193,12 +193,19 @@ func afterLabel(before string) bool {
 func quantities(sent, lower string) []Quantity {
 	var out []Quantity
 	prevEnd := 0
+	// An ASCII sentence's lower-cased text has its words at the same
+	// offsets: the subjects are read from it without lower-casing again.
+	ascii := len(lower) == len(sent) && isASCII(sent)
 	for _, m := range scanQuantities(sent, lower) {
 		q, start, end, ok := parseQuantity(sent, m[:])
 		if !ok {
 			continue
 		}
-		q.Phrase, q.Subject = quantitySubject(sent[prevEnd:start], sent[end:])
+		lowBefore, lowAfter := "", ""
+		if ascii {
+			lowBefore, lowAfter = lower[prevEnd:start], lower[end:]
+		}
+		q.Phrase, q.Subject = quantitySubject(sent[prevEnd:start], sent[end:], lowBefore, lowAfter)
 		prevEnd = end
 		if len(q.Subject) == 0 {
 			continue
@@ -575,15 +582,18 @@ func parseNumber(s string) float64 {
 // quantitySubject names what a quantity measures: the last three
 // significant words before it in its clause, completed from the words after
 // it when fewer than two precede it.
-func quantitySubject(before, after string) (string, []string) {
+//
+// lowBefore and lowAfter are before and after lower-cased, when the caller
+// has them byte for byte (an ASCII sentence), else "".
+func quantitySubject(before, after, lowBefore, lowAfter string) (string, []string) {
 	var pre []string
 	if i := strings.LastIndexAny(before, ",;:("); i >= 0 {
-		if pre = subjectWords(before[i+1:]); len(pre) > 0 {
-			before = before[i+1:]
+		if pre = subjectWordsLower(before[i+1:], lowerTail(lowBefore, i+1)); len(pre) > 0 {
+			before, lowBefore = before[i+1:], lowerTail(lowBefore, i+1)
 		}
 	}
 	if len(pre) == 0 {
-		pre = subjectWords(before)
+		pre = subjectWordsLower(before, lowBefore)
 	}
 	if len(pre) > 3 {
 		pre = pre[len(pre)-3:]
@@ -593,8 +603,11 @@ func quantitySubject(before, after string) (string, []string) {
 	if len(pre) < 2 {
 		if i := strings.IndexAny(after, ",;:."); i >= 0 {
 			after = after[:i]
+			if lowAfter != "" {
+				lowAfter = lowAfter[:i]
+			}
 		}
-		post := subjectWords(after)
+		post := subjectWordsLower(after, lowAfter)
 		subj = append(slices.Clone(pre), post[:min(len(post), 3-len(pre))]...)
 		if p := rawPhrase(after); len(pre) == 0 && p != "" {
 			phrase = p
