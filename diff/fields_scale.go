@@ -54,6 +54,11 @@ var (
 // HIGH", "PARTIALLY_CONFIRMED", "NOT A SPEC REQUIREMENT". An acronym
 // followed by ordinary words ("TUI completion guard") is not a label.
 func fldUpperLabel(head string) (label, rest string, ok bool) {
+	// Most values do not open with a capitalised word: they are told by
+	// their first word, before every word is split out.
+	if t := strings.TrimRight(firstField(head), ".,;:!"); strings.HasPrefix(t, "(") || !fldUpperToken(t) {
+		return "", "", false
+	}
 	toks := strings.Fields(head)
 	var run []string
 	i := 0
