@@ -58,3 +58,15 @@ func TestIsHeadingIDTermHyphenParts(t *testing.T) {
 		}
 	}
 }
+
+func TestIsTallyLabelMatchesTallyLabel(t *testing.T) {
+	set := wordSet("total", "grand total", "no.", "#", "n")
+	for _, cell := range []string{
+		"Total", " **Total** ", "Grand  Total", "grand\ttotal", "_Grand Total:_", "TOTALS", "No.", "#", "n",
+		"", "  ", "Überall total", "grand total extra", strings.Repeat("x", 70), "Grand\u00a0Total",
+	} {
+		if got, want := isTallyLabel(set, cell), set[tallyLabel(cell)]; got != want {
+			t.Errorf("isTallyLabel(%q) = %v, tallyLabel says %v", cell, got, want)
+		}
+	}
+}

@@ -73,7 +73,7 @@ func documentTotals(d *Document, v int) []totalStatement {
 		switch {
 		case b.Kind == Code || b.Header:
 		case b.Kind == TableRow:
-			if len(b.Cells) < 2 || !totalLabels[tallyLabel(b.Cells[0])] {
+			if len(b.Cells) < 2 || !isTallyLabel(totalLabels, b.Cells[0]) {
 				continue
 			}
 			for _, cell := range b.Cells[1:] {
