@@ -269,7 +269,8 @@ func cluster(items []keyed, minDice float64) []int {
 	// whose hashes collide follow it through sameHash.
 	uniq := make(map[uint64]int, len(items))
 	var keys []keyed
-	var sameHash []int // per key: the next key with its hash, or -1
+	var sameHash []int   // per key: the next key with its hash, or -1
+	var keyHash []uint64 // per key: its setHash, for its signatures
 	itemKey := make([]int, len(items))
 	for i, it := range items {
 		h := setHash(it)
@@ -291,6 +292,7 @@ func cluster(items []keyed, minDice float64) []int {
 				uniq[h] = u
 			}
 			keys = append(keys, it)
+			keyHash = append(keyHash, h)
 			sameHash = append(sameHash, -1)
 		}
 		itemKey[i] = u
@@ -319,7 +321,7 @@ func cluster(items []keyed, minDice float64) []int {
 	var sigs []uint64
 	bySig := make([]signed, 0, size)
 	for i, k := range keys {
-		sigs = dropOne(k, sigs[:0])
+		sigs = dropOneFrom(keyHash[i], k, sigs[:0])
 		for _, sig := range sigs {
 			bySig = append(bySig, signed{sig, i})
 		}
@@ -349,7 +351,11 @@ func cluster(items []keyed, minDice float64) []int {
 // the rare sets whose sums collide only become candidates, which the
 // caller still compares.
 func dropOne(it keyed, sigs []uint64) []uint64 {
-	whole := setHash(it)
+	return dropOneFrom(setHash(it), it, sigs)
+}
+
+// dropOneFrom is dropOne given the key's setHash.
+func dropOneFrom(whole uint64, it keyed, sigs []uint64) []uint64 {
 	sigs = append(sigs, whole)
 	if len(it.words) >= 2 {
 		for _, w := range it.words {
@@ -369,12 +375,7 @@ type signed struct {
 // each run of two or more that share one: one slice instead of a map of
 // small ones.
 func sameSignature(all []signed, fn func([]signed)) {
-	slices.SortFunc(all, func(a, b signed) int {
-		if c := cmp.Compare(a.sig, b.sig); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.item, b.item)
-	})
+	all = sortSigned(all)
 	for i := 0; i < len(all); {
 		j := i + 1
 		for j < len(all) && all[j].sig == all[i].sig {
@@ -385,6 +386,49 @@ func sameSignature(all []signed, fn func([]signed)) {
 		}
 		i = j
 	}
+}
+
+// sortSigned sorts all by signature, then item, and returns the sorted
+// slice (all itself, or a buffer of its size). Callers list their items
+// in ascending order, so a stable sort by signature alone gives that
+// order: many signatures are sorted by radix, a byte at a time, rather
+// than compared — the comparisons were most of the clustering's time.
+func sortSigned(all []signed) []signed {
+	ascending := true
+	for i := 1; i < len(all) && ascending; i++ {
+		ascending = all[i-1].item <= all[i].item
+	}
+	if len(all) < 256 || !ascending {
+		slices.SortFunc(all, func(a, b signed) int {
+			if c := cmp.Compare(a.sig, b.sig); c != 0 {
+				return c
+			}
+			return cmp.Compare(a.item, b.item)
+		})
+		return all
+	}
+	src, dst := all, make([]signed, len(all))
+	for shift := uint(0); shift < 64; shift += 8 {
+		var count [256]int
+		for _, s := range src {
+			count[byte(s.sig>>shift)]++
+		}
+		if count[byte(src[0].sig>>shift)] == len(src) {
+			continue // every signature has this byte: the order stands
+		}
+		pos := 0
+		for b, n := range count {
+			count[b] = pos
+			pos += n
+		}
+		for _, s := range src {
+			b := byte(s.sig >> shift)
+			dst[count[b]] = s
+			count[b]++
+		}
+		src, dst = dst, src
+	}
+	return src
 }
 
 // setHash is the sum of the key's words' hashes and its group's.

@@ -70,3 +70,33 @@ func TestIsTallyLabelMatchesTallyLabel(t *testing.T) {
 		}
 	}
 }
+
+func TestSortSignedMatchesComparisonSort(t *testing.T) {
+	for _, n := range []int{0, 1, 10, 255, 256, 1000, 5000} {
+		var all []signed
+		x := uint64(n) + 1
+		for i := 0; len(all) < n; i++ {
+			for k := 0; k < 3 && len(all) < n; k++ {
+				x = mix64(x)
+				sig := x
+				if k == 2 {
+					sig = uint64(i % 7) // repeated signatures, equal high bytes
+				}
+				all = append(all, signed{sig, i})
+			}
+		}
+		want := slices.Clone(all)
+		slices.SortFunc(want, func(a, b signed) int {
+			if a.sig != b.sig {
+				if a.sig < b.sig {
+					return -1
+				}
+				return 1
+			}
+			return a.item - b.item
+		})
+		if got := sortSigned(all); !slices.Equal(got, want) {
+			t.Errorf("n=%d: sortSigned differs from the comparison sort", n)
+		}
+	}
+}
