@@ -796,7 +796,69 @@ var incompatible = []struct {
 		[]string{"maintenance window", "scheduled downtime", "planned downtime"}},
 }
 
+// incompatibleSides returns, for a lower-cased text, which sides of which
+// pairs of incompatible it names: bit 2·p for pair p's need, 2·p+1 for
+// its rule. One walk over the text looks each place's first three bytes
+// up among the phrases' (a bit set first, then the phrases that start
+// so), where testing every phrase of every pair with strings.Contains
+// scanned the text some seventy times.
+func incompatibleSides(lower string) uint32 {
+	var sides uint32
+	for i := 0; i+2 < len(lower); i++ {
+		k := uint32(lower[i])<<16 | uint32(lower[i+1])<<8 | uint32(lower[i+2])
+		if h := trigramBit(k); incompatibleStarts[h>>6]&(1<<(h&63)) == 0 {
+			continue
+		}
+		for _, p := range incompatibleByStart[k] {
+			if p.side&^sides != 0 && strings.HasPrefix(lower[i:], p.phrase) {
+				sides |= p.side
+			}
+		}
+	}
+	return sides
+}
+
+// trigramBit folds three bytes into the 16 bits of incompatibleStarts.
+func trigramBit(k uint32) uint32 { return (k * 2654435761) >> 16 & 0xffff }
+
+// incompatiblePhrase is a phrase of incompatible and the side it names.
+type incompatiblePhrase struct {
+	phrase string
+	side   uint32
+}
+
+// incompatibleByStart lists the phrases of incompatible by their first
+// three bytes, with the side each names; incompatibleStarts marks those
+// three bytes, folded (trigramBit). Every phrase is three bytes or more.
+var incompatibleByStart, incompatibleStarts = func() (map[uint32][]incompatiblePhrase, *[1024]uint64) {
+	by := map[uint32][]incompatiblePhrase{}
+	var starts [1024]uint64
+	for pi, pair := range incompatible {
+		for side, list := range [2][]string{pair.need, pair.rule} {
+			for _, p := range list {
+				k := uint32(p[0])<<16 | uint32(p[1])<<8 | uint32(p[2])
+				by[k] = append(by[k], incompatiblePhrase{p, 1 << (2*pi + side)})
+				h := trigramBit(k)
+				starts[h>>6] |= 1 << (h & 63)
+			}
+		}
+	}
+	return by, &starts
+}()
+
 func detectRequirementConstraint(in DetectInput) []Contradiction {
+	// Which sides each claim names, read once per claim rather than once
+	// per pair.
+	sides := make([][]uint32, len(in.Claims))
+	for v := range in.Claims {
+		sides[v] = make([]uint32, len(in.Claims[v]))
+		for ci := range in.Claims[v] {
+			c := &in.Claims[v][ci]
+			if !c.Negated && (c.Type == Requirement || c.Type == Constraint) {
+				sides[v][ci] = incompatibleSides(c.lower)
+			}
+		}
+	}
 	var out []Contradiction
 	for pi, pair := range incompatible {
 		var needs, rules []*Claim
@@ -806,7 +868,7 @@ func detectRequirementConstraint(in DetectInput) []Contradiction {
 				if c.Negated || (c.Type != Requirement && c.Type != Constraint) {
 					continue
 				}
-				n, r := containsAny(c.lower, pair.need), containsAny(c.lower, pair.rule)
+				n, r := sides[v][ci]&(1<<(2*pi)) != 0, sides[v][ci]&(1<<(2*pi+1)) != 0
 				switch {
 				case n && !r:
 					needs = append(needs, c)
@@ -859,13 +921,4 @@ func detectRequirementConstraint(in DetectInput) []Contradiction {
 		}
 	}
 	return out
-}
-
-func containsAny(s string, subs []string) bool {
-	for _, sub := range subs {
-		if strings.Contains(s, sub) {
-			return true
-		}
-	}
-	return false
 }

@@ -100,3 +100,31 @@ func TestSortSignedMatchesComparisonSort(t *testing.T) {
 		}
 	}
 }
+
+func TestIncompatibleSidesMatchesContains(t *testing.T) {
+	texts := []string{
+		"", "s", "the service must scale out horizontally and stay single-threaded",
+		"we run a nightly batch job; real-time is not required", "plain text secrets, encrypted at rest",
+		"zero downtime during the maintenance window", "air gapped, no network access, saas", "sticky sessions",
+	}
+	for _, pair := range incompatible {
+		for _, list := range [][]string{pair.need, pair.rule} {
+			for _, p := range list {
+				texts = append(texts, "x "+p+" y", p, p[:len(p)-1])
+			}
+		}
+	}
+	for _, s := range texts {
+		var want uint32
+		for pi, pair := range incompatible {
+			for side, list := range [2][]string{pair.need, pair.rule} {
+				if slices.ContainsFunc(list, func(p string) bool { return strings.Contains(s, p) }) {
+					want |= 1 << (2*pi + side)
+				}
+			}
+		}
+		if got := incompatibleSides(s); got != want {
+			t.Errorf("incompatibleSides(%q) = %b, want %b", s, got, want)
+		}
+	}
+}
