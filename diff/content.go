@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"golang.org/x/sync/errgroup"
@@ -592,7 +593,7 @@ func cite(docs []*Document, p *Point, claims []Claim) {
 		if cl.Variant < 0 || cl.Variant >= len(docs) {
 			continue
 		}
-		cells[cl.Variant] = append(cells[cl.Variant], fmt.Sprintf("“%s” (L%d)", clip(cl.Quote, 160), cl.Line))
+		cells[cl.Variant] = append(cells[cl.Variant], "“"+clip(cl.Quote, 160)+"” (L"+strconv.Itoa(cl.Line)+")") // as fmt.Sprintf("“%s” (L%d)") writes it
 		if p.Positions[cl.Variant].Section < 0 {
 			p.Positions[cl.Variant].Section = cl.Section
 		}
