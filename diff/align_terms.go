@@ -80,10 +80,29 @@ func mergeCounts(a, b []termCount) []termCount {
 	return append(out, b[j:]...)
 }
 
-// newTermVec makes a unit vector of terms sorted by id, weighed by weight;
+// termSlab hands out the arrays of many term vectors from a few large
+// ones: three vectors per section of every variant were two allocations
+// each. Each vector's slices are capped at their share, so nothing one
+// appends reaches another's.
+type termSlab struct {
+	ids []int32
+	w   []float64
+}
+
+// termSlabSize is the least number of terms a slab allocates at once.
+const termSlabSize = 8192
+
+// vec makes a unit vector of terms sorted by id, weighed by weight;
 // terms of weight zero are left out.
-func newTermVec(tcs []termCount, weight func(termCount) float64) termVec {
-	v := termVec{ids: make([]int32, 0, len(tcs)), w: make([]float64, 0, len(tcs))}
+func (sl *termSlab) vec(tcs []termCount, weight func(termCount) float64) termVec {
+	n := len(tcs)
+	if len(sl.ids)+n > cap(sl.ids) {
+		size := max(n, termSlabSize)
+		sl.ids, sl.w = make([]int32, 0, size), make([]float64, 0, size)
+	}
+	at := len(sl.ids)
+	sl.ids, sl.w = sl.ids[:at+n], sl.w[:at+n]
+	v := termVec{ids: sl.ids[at : at : at+n], w: sl.w[at : at : at+n]}
 	norm := 0.0
 	for _, tc := range tcs {
 		if x := weight(tc); x > 0 {
