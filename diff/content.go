@@ -78,6 +78,19 @@ func ownText(d *Document, si int) sectionText {
 	st := sectionText{doc: d}
 	var b strings.Builder
 	lo, hi := d.blockRange(d.Sections[si].Span)
+	// Counted first, so the slices and the text are allocated once.
+	blocks, size := 0, 0
+	for bi := lo; bi < hi; bi++ {
+		if d.Blocks[bi].Section == si {
+			blocks++
+			size += len(d.Blocks[bi].Text) + 1
+		}
+	}
+	if blocks == 0 {
+		return st
+	}
+	st.index, st.blocks = make([]int, 0, blocks), make([]Block, 0, blocks)
+	b.Grow(size)
 	for bi := lo; bi < hi; bi++ {
 		blk := d.Blocks[bi]
 		if blk.Section != si {
@@ -389,7 +402,7 @@ func compareTopic(docs []*Document, t topic, contradictions []Contradiction, byS
 		// does not summarise a section; the values are shown as fields.
 		labelled := fieldLines(d, v, si)
 		prose := st
-		prose.blocks = nil
+		prose.blocks = make([]Block, 0, len(st.blocks))
 		for _, b := range st.blocks {
 			if !labelled[b.Line] {
 				prose.blocks = append(prose.blocks, b)
