@@ -520,6 +520,7 @@ func detectOpposing(in DetectInput) []Contradiction {
 	var refs []*Claim
 	var items []keyed
 	for v := range in.Claims {
+		where, whereOf := "", -2 // the place of section whereOf: claims come section by section
 		for ci := range in.Claims[v] {
 			c := &in.Claims[v][ci]
 			// A table cell is a value, not a statement: "No (final step)"
@@ -527,8 +528,11 @@ func detectOpposing(in DetectInput) []Contradiction {
 			if len(c.sig) == 0 || c.Type == Dependency || in.Documents[v].Blocks[c.Block].Kind == TableRow {
 				continue
 			}
+			if c.Section != whereOf {
+				where, whereOf = place.of(v, c.Section), c.Section
+			}
 			refs = append(refs, c)
-			items = append(items, keyed{group: place.of(v, c.Section), words: c.sig})
+			items = append(items, keyed{group: where, words: c.sig})
 		}
 	}
 	var out []Contradiction
