@@ -118,9 +118,9 @@ func sharedClaims(doc *Document) []Claim {
 func extractClaims(doc *Document) []Claim {
 	const variant = 0
 	out := make([]Claim, 0, len(doc.Blocks))
-	forEachSentence(doc, variant, func(sent, lower string, row *tableRow, place func(*Claim)) {
+	forEachSentence(doc, variant, func(sent, lower string, row *tableRow, at sentenceAt) {
 		if c, ok := classifyLower(sent, lower, row); ok {
-			place(&c)
+			at.place(&c)
 			out = append(out, c)
 		}
 	})
@@ -133,19 +133,42 @@ type tableRow struct {
 	header, cells []string
 }
 
+// sentenceAt is where forEachSentence found a sentence. It is a value
+// with a method, not a closure, so that neither it nor the claim it
+// places is allocated for each sentence.
+type sentenceAt struct {
+	doc       *Document
+	variant   int
+	bi        int
+	sent, src string // the sentence; its block's source text
+}
+
+// place fills in a claim's location and exact quote: done only for the
+// sentences that are claims, since finding the quote costs a search of
+// the block.
+func (at sentenceAt) place(c *Claim) {
+	b := &at.doc.Blocks[at.bi]
+	c.Variant, c.Section, c.Block, c.Line = at.variant, b.Section, at.bi, b.Line
+	if i, j, ok := locate(at.sent, at.src); ok {
+		c.Quote, c.Line = at.src[i:j], at.doc.LineAt(b.Span.Start+i)
+	} else {
+		c.Quote = strings.TrimSpace(at.src)
+	}
+}
+
 // forEachSentence calls fn with every sentence of the document's body text
 // (not code, not table headers; a table row is one sentence, with its
-// header), and a function that fills in a claim's location and exact quote
-// — called only for the sentences that need it, since finding the quote
-// costs a search of the block.
+// header), and where it is, to place the claims among them.
 //
 // fn also gets the sentence lower-cased when the document has it at hand
 // (a sentence of an ASCII block is a piece of the block's lower-cased
-// text), else "".
-func forEachSentence(doc *Document, variant int, fn func(sent, lower string, row *tableRow, place func(*Claim))) {
+// text), else "". The row it gets is reused from one row to the next.
+func forEachSentence(doc *Document, variant int, fn func(sent, lower string, row *tableRow, at sentenceAt)) {
 	lowerBlocks := doc.lowerBlocks()
 	var header []string
-	for bi, b := range doc.Blocks {
+	var rowBuf tableRow
+	for bi := range doc.Blocks {
+		b := &doc.Blocks[bi]
 		if b.Kind != TableRow {
 			header = nil
 		}
@@ -157,12 +180,13 @@ func forEachSentence(doc *Document, variant int, fn func(sent, lower string, row
 		}
 		var row *tableRow
 		if b.Kind == TableRow && header != nil {
-			row = &tableRow{header: header, cells: b.Cells}
+			rowBuf = tableRow{header: header, cells: b.Cells}
+			row = &rowBuf
 		}
 		src := doc.Text(b.Span)
 		ascii := b.Kind != TableRow && isASCII(b.Text)
 		from := 0 // where the next sentence is looked for in b.Text
-		for _, sent := range sentences(b) {
+		for _, sent := range sentences(*b) {
 			// Any place of an ASCII block holding the sentence holds its
 			// lower-cased text in the lower-cased block; the sentences
 			// come in order, so the next one is found from the last.
@@ -173,14 +197,7 @@ func forEachSentence(doc *Document, variant int, fn func(sent, lower string, row
 					from += k + len(sent)
 				}
 			}
-			fn(sent, lower, row, func(c *Claim) {
-				c.Variant, c.Section, c.Block, c.Line = variant, b.Section, bi, b.Line
-				if i, j, ok := locate(sent, src); ok {
-					c.Quote, c.Line = src[i:j], doc.LineAt(b.Span.Start+i)
-				} else {
-					c.Quote = strings.TrimSpace(src)
-				}
-			})
+			fn(sent, lower, row, sentenceAt{doc: doc, variant: variant, bi: bi, sent: sent, src: src})
 		}
 	}
 }
