@@ -70,11 +70,13 @@ func detectMinimalPairs(in DetectInput) []Contradiction {
 	var sents []pairSentence
 	var weighted []uint64
 	for v, d := range in.Documents {
+		lowerBlocks := d.lowerBlocks()
 		for bi, b := range d.Blocks {
 			if b.Kind != Paragraph { // lists enumerate, tables tabulate, code is code
 				continue
 			}
 			where := int32(-1)
+			ascii := isASCII(b.Text)
 			for _, sent := range sentences(b) {
 				if strings.HasSuffix(sent, "?") {
 					continue
@@ -85,6 +87,13 @@ func detectMinimalPairs(in DetectInput) []Contradiction {
 					// so the count says whether Tokens would be kept.
 					if n := words.Count(plain); n < pairMinWords || n > pairMaxWords {
 						continue
+					}
+				}
+				// A sentence without asides of an ASCII block is read
+				// from the block's lower-cased text, as claims are.
+				if ascii && plain == sent {
+					if k := strings.Index(b.Text, sent); k >= 0 {
+						plain = lowerBlocks[bi][k : k+len(sent)]
 					}
 				}
 				toks := words.Tokens(plain)
