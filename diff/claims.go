@@ -131,6 +131,9 @@ func extractClaims(doc *Document) []Claim {
 // tables.
 type tableRow struct {
 	header, cells []string
+	// headerWords holds subjectWords of each header cell once read; it
+	// is shared by the rows of one table, which only read it.
+	headerWords *[][]string
 }
 
 // sentenceAt is where forEachSentence found a sentence. It is a value
@@ -166,21 +169,22 @@ func (at sentenceAt) place(c *Claim) {
 func forEachSentence(doc *Document, variant int, fn func(sent, lower string, row *tableRow, at sentenceAt)) {
 	lowerBlocks := doc.lowerBlocks()
 	var header []string
+	var headerWords *[][]string // of header: reset with it
 	var rowBuf tableRow
 	for bi := range doc.Blocks {
 		b := &doc.Blocks[bi]
 		if b.Kind != TableRow {
-			header = nil
+			header, headerWords = nil, nil
 		}
 		if b.Header {
-			header = b.Cells
+			header, headerWords = b.Cells, new([][]string)
 		}
 		if b.Kind == Code || b.Header {
 			continue
 		}
 		var row *tableRow
 		if b.Kind == TableRow && header != nil {
-			rowBuf = tableRow{header: header, cells: b.Cells}
+			rowBuf = tableRow{header: header, cells: b.Cells, headerWords: headerWords}
 			row = &rowBuf
 		}
 		src := doc.Text(b.Span)
@@ -428,7 +432,7 @@ func classifyLower(sent, lower string, row *tableRow) (Claim, bool) {
 	hasDigit := containsDigit(sent)
 	switch {
 	case row != nil:
-		c.Quantities = tableQuantities(row.header, row.cells)
+		c.Quantities = tableQuantities(row.header, row.cells, row.headerWords)
 	case hasDigit:
 		c.Quantities = quantities(sent, lower)
 	}

@@ -259,16 +259,36 @@ func mayStatePercentile(s string) bool {
 // "| 50,000 events/s | 16 | 350 ms |" under "| Load | Instances | Expected
 // p99 |" says the expected p99 at 50,000 events/s is 350 ms — and rows for
 // different loads never contradict each other.
-func tableQuantities(header, cells []string) []Quantity {
+//
+// headerWords, when not nil, keeps subjectWords of each header cell for
+// the other rows of the table: every value of every row read them again.
+func tableQuantities(header, cells []string, headerWords *[][]string) []Quantity {
 	if len(cells) < 2 {
 		return nil
 	}
+	item, itemRead := "", false // the row's series item, read once
 	key := subjectWords(cells[0])
 	rowDim := ""
 	if containsDigit(cells[0]) {
 		// A numeric row key ("10,000 events/s") names a condition, not a
 		// subject: values under different conditions never compare.
 		rowDim = "@" + strings.ToLower(strings.Join(strings.Fields(cells[0]), ""))
+	}
+	// subjectOf returns a new slice of header j's words and the row's
+	// key, for sortedSet to sort in place.
+	subjectOf := func(j int) []string {
+		if headerWords == nil {
+			return append(subjectWords(header[j]), key...)
+		}
+		if *headerWords == nil {
+			*headerWords = make([][]string, len(header))
+		}
+		hw := *headerWords
+		if hw[j] == nil {
+			hw[j] = subjectWords(header[j])
+		}
+		out := make([]string, 0, len(hw[j])+len(key))
+		return append(append(out, hw[j]...), key...)
 	}
 	var out []Quantity
 	for j := 1; j < len(cells) && j < len(header); j++ {
@@ -277,9 +297,12 @@ func tableQuantities(header, cells []string) []Quantity {
 			if !ok {
 				continue
 			}
-			q.Subject = sortedSet(append(subjectWords(header[j]), key...))
+			q.Subject = sortedSet(subjectOf(j))
 			q.Dim += rowDim
-			q.Item = seriesItem(header[0], cells[0])
+			if !itemRead {
+				item, itemRead = seriesItem(header[0], cells[0]), true
+			}
+			q.Item = item
 			q.Phrase = header[j] + " (" + cells[0] + ")"
 			if len(q.Subject) > 0 {
 				out = append(out, q)
