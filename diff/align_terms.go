@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/crucible-go/crucible/internal/lexicon"
 	"github.com/crucible-go/crucible/internal/words"
@@ -131,14 +132,17 @@ func titleTerms(d *Document, si int) []string {
 	s := d.Sections[si]
 	title := strings.TrimSpace(s.Title)
 	var out []string
-	if m := leadingNumber.FindStringSubmatchIndex(title); m != nil && m[1] < len(title) {
-		num := title[m[2]:m[3]]
-		if ref, ok := outlineReference(d, si, num); ok {
-			out = append(out, "§"+ref)
+	if mayLeadNumber(title) {
+		if m := leadingNumber.FindStringSubmatchIndex(title); m != nil && m[1] < len(title) {
+			num := title[m[2]:m[3]]
+			if ref, ok := outlineReference(d, si, num); ok {
+				out = append(out, "§"+ref)
+			}
+			title = title[m[1]:]
 		}
-		title = title[m[1]:]
 	}
 	toks := words.Tokens(title)
+	var partBuf [4]string // a word's parts, most often the word itself
 	prevWord := ""
 	for _, tok := range toks {
 		switch {
@@ -162,7 +166,7 @@ func titleTerms(d *Document, si int) []string {
 		if words.IsStopWord(tok) {
 			continue
 		}
-		for _, part := range wordParts(tok) {
+		for _, part := range appendWordParts(partBuf[:0], tok) {
 			if !words.IsStopWord(part) {
 				out = append(out, stemTerm(part))
 			}
@@ -172,6 +176,19 @@ func titleTerms(d *Document, si int) []string {
 		}
 	}
 	return out
+}
+
+// mayLeadNumber reports whether leadingNumber could match title: its
+// match opens with a digit, or with "section", "part", "chapter" or "§"
+// in any case. A title opening with another ASCII byte is not looked at;
+// one opening with another byte is left to the pattern, whose case
+// folding reaches beyond ASCII.
+func mayLeadNumber(title string) bool {
+	if title == "" {
+		return true
+	}
+	c := title[0]
+	return c >= utf8.RuneSelf || isDigit(c) || strings.IndexByte("sSpPcC", c) >= 0
 }
 
 // sectionSign matches a reference to a numbered section written as a
@@ -246,6 +263,15 @@ func wordParts(tok string) []string {
 		return []string{tok}
 	}
 	return parts
+}
+
+// appendWordParts appends wordParts(tok) to dst: a caller with a buffer
+// on its stack splits the common plain word without an allocation.
+func appendWordParts(dst []string, tok string) []string {
+	if isPlainWord(tok) || strings.ContainsAny(tok, "_./") {
+		return append(dst, tok)
+	}
+	return append(dst, wordParts(tok)...)
 }
 
 // stemTerm reduces a word to a crude stem: the singular, cut to
