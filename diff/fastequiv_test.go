@@ -1,6 +1,7 @@
 package diff
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -126,5 +127,21 @@ func TestIncompatibleSidesMatchesContains(t *testing.T) {
 		if got := incompatibleSides(s); got != want {
 			t.Errorf("incompatibleSides(%q) = %b, want %b", s, got, want)
 		}
+	}
+}
+
+// fldLabelled skips a label pattern whose opening markup the line lacks;
+// each pattern must open with the markup fldLabelKeyOpen names for it.
+func TestFldLabelKeyOpen(t *testing.T) {
+	if len(fldLabelKeyOpen) != len(fldLabelKeyREs) {
+		t.Fatalf("%d openings for %d patterns", len(fldLabelKeyOpen), len(fldLabelKeyREs))
+	}
+	for k, re := range fldLabelKeyREs {
+		if want := "^" + regexp.QuoteMeta(fldLabelKeyOpen[k]); !strings.HasPrefix(re.String(), want) {
+			t.Errorf("pattern %d %q does not open with %q", k, re.String(), want)
+		}
+	}
+	if !strings.HasPrefix(fldLabelSpanRE.String(), `^\*\*`) {
+		t.Errorf("fldLabelSpanRE %q does not open with **", fldLabelSpanRE.String())
 	}
 }

@@ -120,6 +120,8 @@ var (
 		regexp.MustCompile(`^\*([^*\n]+?)\*\s*[:：]\s*(.*)$`),
 		regexp.MustCompile(`^\*([^*\n]+?)[:：]\*\s*(.*)$`),
 	}
+	// fldLabelKeyOpen is the markup each of fldLabelKeyREs opens with.
+	fldLabelKeyOpen = []string{"**", "**", "__", "__", "*", "*"}
 	// "**Key: value**rest": the value is the rest of the bold span.
 	fldLabelSpanRE = regexp.MustCompile(`^\*\*([^*:\n]+?):\s+([^*\n]+?)\*\*(.*)$`)
 	// "Key: value" without markup.
@@ -175,10 +177,15 @@ func hasColon(s string) bool {
 
 func fldLabelled(s string) (Field, bool) {
 	if strings.HasPrefix(s, "*") || strings.HasPrefix(s, "_") { // a bold or italic label opens with its markup
-		if m := fldLabelSpanRE.FindStringSubmatch(s); m != nil && fldKeyOK(m[1]) {
-			return Field{Name: fldPlain(m[1]), Value: strings.TrimSpace(fldPlain(m[2])), Bounded: true}, true
+		if strings.HasPrefix(s, "**") {
+			if m := fldLabelSpanRE.FindStringSubmatch(s); m != nil && fldKeyOK(m[1]) {
+				return Field{Name: fldPlain(m[1]), Value: strings.TrimSpace(fldPlain(m[2])), Bounded: true}, true
+			}
 		}
-		for _, re := range fldLabelKeyREs {
+		for k, re := range fldLabelKeyREs {
+			if !strings.HasPrefix(s, fldLabelKeyOpen[k]) {
+				continue // the pattern opens with other markup
+			}
 			m := re.FindStringSubmatch(s)
 			if m == nil {
 				continue
