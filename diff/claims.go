@@ -190,7 +190,7 @@ func forEachSentence(doc *Document, variant int, fn func(sent, lower string, row
 		src := doc.Text(b.Span)
 		ascii := b.Kind != TableRow && isASCII(b.Text)
 		from := 0 // where the next sentence is looked for in b.Text
-		for _, sent := range sentences(*b) {
+		eachSentence(b, func(sent string) {
 			// Any place of an ASCII block holding the sentence holds its
 			// lower-cased text in the lower-cased block; the sentences
 			// come in order, so the next one is found from the last.
@@ -202,7 +202,7 @@ func forEachSentence(doc *Document, variant int, fn func(sent, lower string, row
 				}
 			}
 			fn(sent, lower, row, sentenceAt{doc: doc, variant: variant, bi: bi, sent: sent, src: src})
-		}
+		})
 	}
 }
 
@@ -286,11 +286,20 @@ func isMarkup(c byte) bool { return c == '`' || c == '*' || c == '_' || c == '~'
 // row is one sentence: its cells joined by spaces, so "| Retry timeout |
 // 30 s |" reads "Retry timeout 30 s".
 func sentences(b Block) []string {
+	var out []string
+	eachSentence(&b, func(s string) { out = append(out, s) })
+	return out
+}
+
+// eachSentence calls fn with each of sentences(*b) in turn, without the
+// slice: most blocks are one sentence, and the steps that read every
+// sentence of every block only walk them.
+func eachSentence(b *Block, fn func(string)) {
 	if b.Kind == TableRow {
-		return []string{strings.Join(b.Cells, " ")}
+		fn(strings.Join(b.Cells, " "))
+		return
 	}
 	t := b.Text
-	var out []string
 	last := 0
 	for i := 0; i+1 < len(t); i++ {
 		switch t[i] {
@@ -305,14 +314,13 @@ func sentences(b Block) []string {
 			continue
 		}
 		if s := strings.TrimSpace(t[last : i+1]); s != "" {
-			out = append(out, s)
+			fn(s)
 		}
 		last = i + 1
 	}
 	if rest := strings.TrimSpace(t[last:]); rest != "" {
-		out = append(out, rest)
+		fn(rest)
 	}
-	return out
 }
 
 var (

@@ -71,22 +71,23 @@ func detectMinimalPairs(in DetectInput) []Contradiction {
 	var weighted []uint64
 	for v, d := range in.Documents {
 		lowerBlocks := d.lowerBlocks()
-		for bi, b := range d.Blocks {
+		for bi := range d.Blocks {
+			b := &d.Blocks[bi]
 			if b.Kind != Paragraph { // lists enumerate, tables tabulate, code is code
 				continue
 			}
 			where := int32(-1)
 			ascii := isASCII(b.Text)
-			for _, sent := range sentences(b) {
+			eachSentence(b, func(sent string) {
 				if strings.HasSuffix(sent, "?") {
-					continue
+					return
 				}
 				plain := withoutAsides(sent)
 				if isASCII(plain) {
 					// ASCII lower-cases without changing what a word is,
 					// so the count says whether Tokens would be kept.
 					if n := words.Count(plain); n < pairMinWords || n > pairMaxWords {
-						continue
+						return
 					}
 				}
 				// A sentence without asides of an ASCII block is read
@@ -98,7 +99,7 @@ func detectMinimalPairs(in DetectInput) []Contradiction {
 				}
 				toks := words.Tokens(plain)
 				if len(toks) < pairMinWords || len(toks) > pairMaxWords {
-					continue
+					return
 				}
 				if where < 0 {
 					w := place.of(v, b.Section)
@@ -114,7 +115,7 @@ func detectMinimalPairs(in DetectInput) []Contradiction {
 				// makes a different claim, not a different choice
 				first := slices.IndexFunc(toks, pairWord)
 				if first < 0 {
-					continue
+					return
 				}
 				weighted = weighted[:0]
 				total := uint64(len(toks))
@@ -133,7 +134,7 @@ func detectMinimalPairs(in DetectInput) []Contradiction {
 					}
 					entries = append(entries, entry{total - weighted[i], where, si, int32(len(entries))})
 				}
-			}
+			})
 		}
 	}
 	// Sorted by signature, entries of one signature in their order of
