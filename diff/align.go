@@ -718,6 +718,7 @@ func (al *aligner) measure() {
 		}
 	}
 	al.measureCites(titles, prose)
+	var slab termSlab
 	for v, d := range al.docs {
 		al.index[v] = map[int32][]int{}
 		// Whole texts, subsections included: children follow their
@@ -785,10 +786,10 @@ func (al *aligner) measure() {
 			// A title word weighs by its rarity among titles and in the
 			// text: a word every section uses is no topic however few
 			// headings use it.
-			x.title = newTermVec(title, func(tc termCount) float64 { return titleW[tc.id] })
+			x.title = slab.vec(title, func(tc termCount) float64 { return titleW[tc.id] })
 			tfidf := func(tc termCount) float64 { return tfWeight(tc.n) * bodyW[tc.id] }
-			x.body = newTermVec(r.own, tfidf)
-			x.sub = newTermVec(sub[si], tfidf)
+			x.body = slab.vec(r.own, tfidf)
+			x.sub = slab.vec(sub[si], tfidf)
 			// Index keys: the title terms and the weightiest rare terms
 			// of the text.
 			x.keys = slices.Clone(r.title)

@@ -36,8 +36,21 @@ func isHeadingIDTerm(t string) bool {
 	if hasDigit(t) {
 		return true
 	}
-	parts := strings.Split(t, "-")
-	return len(parts) > 1 && slices.ContainsFunc(parts, func(p string) bool { return len(p) == 1 })
+	// Some part between hyphens is one byte long ("a-b", "x-ray-z"); a
+	// term without a hyphen is one part, and does not count.
+	if strings.IndexByte(t, '-') < 0 {
+		return false
+	}
+	for rest := t; ; {
+		part, after, more := strings.Cut(rest, "-")
+		if len(part) == 1 {
+			return true
+		}
+		if !more {
+			return false
+		}
+		rest = after
+	}
 }
 
 // countIDs counts the ids of a list: by id, ascending.

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/crucible-go/crucible/internal/lexicon"
 	"github.com/crucible-go/crucible/internal/words"
@@ -80,10 +81,29 @@ func mergeCounts(a, b []termCount) []termCount {
 	return append(out, b[j:]...)
 }
 
-// newTermVec makes a unit vector of terms sorted by id, weighed by weight;
+// termSlab hands out the arrays of many term vectors from a few large
+// ones: three vectors per section of every variant were two allocations
+// each. Each vector's slices are capped at their share, so nothing one
+// appends reaches another's.
+type termSlab struct {
+	ids []int32
+	w   []float64
+}
+
+// termSlabSize is the least number of terms a slab allocates at once.
+const termSlabSize = 8192
+
+// vec makes a unit vector of terms sorted by id, weighed by weight;
 // terms of weight zero are left out.
-func newTermVec(tcs []termCount, weight func(termCount) float64) termVec {
-	v := termVec{ids: make([]int32, 0, len(tcs)), w: make([]float64, 0, len(tcs))}
+func (sl *termSlab) vec(tcs []termCount, weight func(termCount) float64) termVec {
+	n := len(tcs)
+	if len(sl.ids)+n > cap(sl.ids) {
+		size := max(n, termSlabSize)
+		sl.ids, sl.w = make([]int32, 0, size), make([]float64, 0, size)
+	}
+	at := len(sl.ids)
+	sl.ids, sl.w = sl.ids[:at+n], sl.w[:at+n]
+	v := termVec{ids: sl.ids[at : at : at+n], w: sl.w[at : at : at+n]}
 	norm := 0.0
 	for _, tc := range tcs {
 		if x := weight(tc); x > 0 {
@@ -112,14 +132,17 @@ func titleTerms(d *Document, si int) []string {
 	s := d.Sections[si]
 	title := strings.TrimSpace(s.Title)
 	var out []string
-	if m := leadingNumber.FindStringSubmatchIndex(title); m != nil && m[1] < len(title) {
-		num := title[m[2]:m[3]]
-		if ref, ok := outlineReference(d, si, num); ok {
-			out = append(out, "§"+ref)
+	if mayLeadNumber(title) {
+		if m := leadingNumber.FindStringSubmatchIndex(title); m != nil && m[1] < len(title) {
+			num := title[m[2]:m[3]]
+			if ref, ok := outlineReference(d, si, num); ok {
+				out = append(out, "§"+ref)
+			}
+			title = title[m[1]:]
 		}
-		title = title[m[1]:]
 	}
 	toks := words.Tokens(title)
+	var partBuf [4]string // a word's parts, most often the word itself
 	prevWord := ""
 	for _, tok := range toks {
 		switch {
@@ -143,7 +166,7 @@ func titleTerms(d *Document, si int) []string {
 		if words.IsStopWord(tok) {
 			continue
 		}
-		for _, part := range wordParts(tok) {
+		for _, part := range appendWordParts(partBuf[:0], tok) {
 			if !words.IsStopWord(part) {
 				out = append(out, stemTerm(part))
 			}
@@ -153,6 +176,19 @@ func titleTerms(d *Document, si int) []string {
 		}
 	}
 	return out
+}
+
+// mayLeadNumber reports whether leadingNumber could match title: its
+// match opens with a digit, or with "section", "part", "chapter" or "§"
+// in any case. A title opening with another ASCII byte is not looked at;
+// one opening with another byte is left to the pattern, whose case
+// folding reaches beyond ASCII.
+func mayLeadNumber(title string) bool {
+	if title == "" {
+		return true
+	}
+	c := title[0]
+	return c >= utf8.RuneSelf || isDigit(c) || strings.IndexByte("sSpPcC", c) >= 0
 }
 
 // sectionSign matches a reference to a numbered section written as a
@@ -180,6 +216,7 @@ func outlineReference(d *Document, si int, num string) (string, bool) {
 // in prose (a paragraph or list item, not a table row or code).
 func bodyTerms(d *Document, si int, emit func(term string, inProse bool)) {
 	lo, hi := d.blockRange(d.Sections[si].Span)
+	lower := d.lowerBlocks()
 	for bi := lo; bi < hi; bi++ {
 		if d.Blocks[bi].Section != si {
 			continue
@@ -187,7 +224,7 @@ func bodyTerms(d *Document, si int, emit func(term string, inProse bool)) {
 		k := d.Blocks[bi].Kind
 		inProse := k == Paragraph || k == ListItem
 		fn := func(t string) { emit(t, inProse) }
-		words.Each(d.Blocks[bi].Text, func(tok string) {
+		words.EachLower(lower[bi], func(tok string) {
 			switch {
 			case words.IsStopWord(tok):
 			case digitsAndDots(tok):
@@ -226,6 +263,15 @@ func wordParts(tok string) []string {
 		return []string{tok}
 	}
 	return parts
+}
+
+// appendWordParts appends wordParts(tok) to dst: a caller with a buffer
+// on its stack splits the common plain word without an allocation.
+func appendWordParts(dst []string, tok string) []string {
+	if isPlainWord(tok) || strings.ContainsAny(tok, "_./") {
+		return append(dst, tok)
+	}
+	return append(dst, wordParts(tok)...)
 }
 
 // stemTerm reduces a word to a crude stem: the singular, cut to

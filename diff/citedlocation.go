@@ -51,6 +51,9 @@ func detectLocationCorrections(in DetectInput) []Contradiction {
 				continue
 			}
 			src := d.Text(b.Span)
+			if !hasColonDigit(src) {
+				continue // no line of it can cite "file.py:N"; spares splitting it
+			}
 			for _, line := range strings.Split(src, "\n") {
 				if !hasColonDigit(line) {
 					continue // both forms cite "file.py:N-M"

@@ -118,9 +118,9 @@ func sharedClaims(doc *Document) []Claim {
 func extractClaims(doc *Document) []Claim {
 	const variant = 0
 	out := make([]Claim, 0, len(doc.Blocks))
-	forEachSentence(doc, variant, func(sent string, row *tableRow, place func(*Claim)) {
-		if c, ok := classify(sent, row); ok {
-			place(&c)
+	forEachSentence(doc, variant, func(sent, lower string, row *tableRow, at sentenceAt) {
+		if c, ok := classifyLower(sent, lower, row); ok {
+			at.place(&c)
 			out = append(out, c)
 		}
 	})
@@ -131,40 +131,78 @@ func extractClaims(doc *Document) []Claim {
 // tables.
 type tableRow struct {
 	header, cells []string
+	// headerWords holds subjectWords of each header cell once read; it
+	// is shared by the rows of one table, which only read it.
+	headerWords *[][]string
+}
+
+// sentenceAt is where forEachSentence found a sentence. It is a value
+// with a method, not a closure, so that neither it nor the claim it
+// places is allocated for each sentence.
+type sentenceAt struct {
+	doc       *Document
+	variant   int
+	bi        int
+	sent, src string // the sentence; its block's source text
+}
+
+// place fills in a claim's location and exact quote: done only for the
+// sentences that are claims, since finding the quote costs a search of
+// the block.
+func (at sentenceAt) place(c *Claim) {
+	b := &at.doc.Blocks[at.bi]
+	c.Variant, c.Section, c.Block, c.Line = at.variant, b.Section, at.bi, b.Line
+	if i, j, ok := locate(at.sent, at.src); ok {
+		c.Quote, c.Line = at.src[i:j], at.doc.LineAt(b.Span.Start+i)
+	} else {
+		c.Quote = strings.TrimSpace(at.src)
+	}
 }
 
 // forEachSentence calls fn with every sentence of the document's body text
 // (not code, not table headers; a table row is one sentence, with its
-// header), and a function that fills in a claim's location and exact quote
-// — called only for the sentences that need it, since finding the quote
-// costs a search of the block.
-func forEachSentence(doc *Document, variant int, fn func(sent string, row *tableRow, place func(*Claim))) {
+// header), and where it is, to place the claims among them.
+//
+// fn also gets the sentence lower-cased when the document has it at hand
+// (a sentence of an ASCII block is a piece of the block's lower-cased
+// text), else "". The row it gets is reused from one row to the next.
+func forEachSentence(doc *Document, variant int, fn func(sent, lower string, row *tableRow, at sentenceAt)) {
+	lowerBlocks := doc.lowerBlocks()
 	var header []string
-	for bi, b := range doc.Blocks {
+	var headerWords *[][]string // of header: reset with it
+	var rowBuf tableRow
+	for bi := range doc.Blocks {
+		b := &doc.Blocks[bi]
 		if b.Kind != TableRow {
-			header = nil
+			header, headerWords = nil, nil
 		}
 		if b.Header {
-			header = b.Cells
+			header, headerWords = b.Cells, new([][]string)
 		}
 		if b.Kind == Code || b.Header {
 			continue
 		}
 		var row *tableRow
 		if b.Kind == TableRow && header != nil {
-			row = &tableRow{header: header, cells: b.Cells}
+			rowBuf = tableRow{header: header, cells: b.Cells, headerWords: headerWords}
+			row = &rowBuf
 		}
 		src := doc.Text(b.Span)
-		for _, sent := range sentences(b) {
-			fn(sent, row, func(c *Claim) {
-				c.Variant, c.Section, c.Block, c.Line = variant, b.Section, bi, b.Line
-				if i, j, ok := locate(sent, src); ok {
-					c.Quote, c.Line = src[i:j], doc.LineAt(b.Span.Start+i)
-				} else {
-					c.Quote = strings.TrimSpace(src)
+		ascii := b.Kind != TableRow && isASCII(b.Text)
+		from := 0 // where the next sentence is looked for in b.Text
+		eachSentence(b, func(sent string) {
+			// Any place of an ASCII block holding the sentence holds its
+			// lower-cased text in the lower-cased block; the sentences
+			// come in order, so the next one is found from the last.
+			lower := ""
+			if ascii {
+				if k := strings.Index(b.Text[from:], sent); k >= 0 {
+					lower = lowerBlocks[bi][from+k : from+k+len(sent)]
+					from += k + len(sent)
 				}
-			})
-		}
+			}
+			fn(sent, lower, row, sentenceAt{doc: doc, variant: variant, bi: bi, sent: sent, src: src})
+		})
 	}
 }
 
@@ -248,11 +286,20 @@ func isMarkup(c byte) bool { return c == '`' || c == '*' || c == '_' || c == '~'
 // row is one sentence: its cells joined by spaces, so "| Retry timeout |
 // 30 s |" reads "Retry timeout 30 s".
 func sentences(b Block) []string {
+	var out []string
+	eachSentence(&b, func(s string) { out = append(out, s) })
+	return out
+}
+
+// eachSentence calls fn with each of sentences(*b) in turn, without the
+// slice: most blocks are one sentence, and the steps that read every
+// sentence of every block only walk them.
+func eachSentence(b *Block, fn func(string)) {
 	if b.Kind == TableRow {
-		return []string{strings.Join(b.Cells, " ")}
+		fn(strings.Join(b.Cells, " "))
+		return
 	}
 	t := b.Text
-	var out []string
 	last := 0
 	for i := 0; i+1 < len(t); i++ {
 		switch t[i] {
@@ -267,14 +314,13 @@ func sentences(b Block) []string {
 			continue
 		}
 		if s := strings.TrimSpace(t[last : i+1]); s != "" {
-			out = append(out, s)
+			fn(s)
 		}
 		last = i + 1
 	}
 	if rest := strings.TrimSpace(t[last:]); rest != "" {
-		out = append(out, rest)
+		fn(rest)
 	}
-	return out
 }
 
 var (
@@ -348,10 +394,18 @@ func candidate(sent, lower string) bool {
 // sentence of every variant, so it checks words before it reaches for a
 // regular expression.
 func classify(sent string, row *tableRow) (Claim, bool) {
+	return classifyLower(sent, "", row)
+}
+
+// classifyLower is classify given strings.ToLower(sent), or "" for
+// classify to lower-case it.
+func classifyLower(sent, lower string, row *tableRow) (Claim, bool) {
 	if len(sent) < 8 {
 		return Claim{}, false
 	}
-	lower := strings.ToLower(sent)
+	if lower == "" {
+		lower = strings.ToLower(sent)
+	}
 	if !candidate(sent, lower) {
 		return Claim{}, false
 	}
@@ -386,7 +440,7 @@ func classify(sent string, row *tableRow) (Claim, bool) {
 	hasDigit := containsDigit(sent)
 	switch {
 	case row != nil:
-		c.Quantities = tableQuantities(row.header, row.cells)
+		c.Quantities = tableQuantities(row.header, row.cells, row.headerWords)
 	case hasDigit:
 		c.Quantities = quantities(sent, lower)
 	}
@@ -541,6 +595,24 @@ func splitIdentifiers(s string) string {
 // synonyms unified and words stemmed.
 func subjectWords(phrase string) []string {
 	return significant(words.Tokens(splitIdentifiers(phrase)))
+}
+
+// subjectWordsLower is subjectWords given strings.ToLower(phrase), or ""
+// when the caller does not have it: a phrase without identifiers to split
+// is read from its lower-cased text.
+func subjectWordsLower(phrase, lower string) []string {
+	if lower == "" || needsSplit(phrase) {
+		return subjectWords(phrase)
+	}
+	return significant(words.Tokens(lower))
+}
+
+// lowerTail returns lower[i:], or "" for a lower-case text not at hand.
+func lowerTail(lower string, i int) string {
+	if lower == "" {
+		return ""
+	}
+	return lower[i:]
 }
 
 // significant keeps the words of toks that name something, normalised.

@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"golang.org/x/sync/errgroup"
@@ -77,6 +78,19 @@ func ownText(d *Document, si int) sectionText {
 	st := sectionText{doc: d}
 	var b strings.Builder
 	lo, hi := d.blockRange(d.Sections[si].Span)
+	// Counted first, so the slices and the text are allocated once.
+	blocks, size := 0, 0
+	for bi := lo; bi < hi; bi++ {
+		if d.Blocks[bi].Section == si {
+			blocks++
+			size += len(d.Blocks[bi].Text) + 1
+		}
+	}
+	if blocks == 0 {
+		return st
+	}
+	st.index, st.blocks = make([]int, 0, blocks), make([]Block, 0, blocks)
+	b.Grow(size)
 	for bi := lo; bi < hi; bi++ {
 		blk := d.Blocks[bi]
 		if blk.Section != si {
@@ -108,7 +122,7 @@ func (st *sectionText) measure() {
 	// neither slice grows a dozen times on a long section.
 	est := len(st.text)/6 + 1
 	set, long := make(words.Set, 0, est), make(words.Set, 0, est)
-	words.Each(st.text, func(w string) {
+	add := func(w string) {
 		st.count++
 		if words.IsStopWord(w) || !hasLetter(w) {
 			return
@@ -118,7 +132,17 @@ func (st *sectionText) measure() {
 		if len(w) >= 4 {
 			long = append(long, stem)
 		}
-	})
+	}
+	// The text is its blocks joined by spaces, so its words are theirs in
+	// turn, read from the blocks the document has lower-cased once.
+	if st.index == nil {
+		words.Each(st.text, add) // a text of no block of the document
+	} else {
+		lower := st.doc.lowerBlocks()
+		for _, bi := range st.index {
+			words.EachLower(lower[bi], add)
+		}
+	}
 	slices.Sort(set)
 	st.words = slices.Compact(set)
 	st.repeated = repeatedStems(long)
@@ -378,7 +402,7 @@ func compareTopic(docs []*Document, t topic, contradictions []Contradiction, byS
 		// does not summarise a section; the values are shown as fields.
 		labelled := fieldLines(d, v, si)
 		prose := st
-		prose.blocks = nil
+		prose.blocks = make([]Block, 0, len(st.blocks))
 		for _, b := range st.blocks {
 			if !labelled[b.Line] {
 				prose.blocks = append(prose.blocks, b)
@@ -582,7 +606,7 @@ func cite(docs []*Document, p *Point, claims []Claim) {
 		if cl.Variant < 0 || cl.Variant >= len(docs) {
 			continue
 		}
-		cells[cl.Variant] = append(cells[cl.Variant], fmt.Sprintf("“%s” (L%d)", clip(cl.Quote, 160), cl.Line))
+		cells[cl.Variant] = append(cells[cl.Variant], "“"+clip(cl.Quote, 160)+"” (L"+strconv.Itoa(cl.Line)+")") // as fmt.Sprintf("“%s” (L%d)") writes it
 		if p.Positions[cl.Variant].Section < 0 {
 			p.Positions[cl.Variant].Section = cl.Section
 		}

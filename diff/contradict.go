@@ -265,22 +265,35 @@ type keyed struct {
 func cluster(items []keyed, minDice float64) []int {
 	// Identical word sets always belong together: cluster the distinct
 	// sets, then map the items back.
-	uniq := map[uint64][]int{} // a set's hash → the distinct sets with it
+	// uniq maps a set's hash to the first distinct set with it; sets
+	// whose hashes collide follow it through sameHash.
+	uniq := make(map[uint64]int, len(items))
 	var keys []keyed
+	var sameHash []int   // per key: the next key with its hash, or -1
+	var keyHash []uint64 // per key: its setHash, for its signatures
 	itemKey := make([]int, len(items))
 	for i, it := range items {
 		h := setHash(it)
-		u := -1
-		for _, k := range uniq[h] {
-			if keys[k].group == it.group && slices.Equal(keys[k].words, it.words) {
-				u = k
-				break
+		u, last := -1, -1
+		if k, ok := uniq[h]; ok {
+			for ; k >= 0; k = sameHash[k] {
+				if keys[k].group == it.group && slices.Equal(keys[k].words, it.words) {
+					u = k
+					break
+				}
+				last = k
 			}
 		}
 		if u < 0 {
 			u = len(keys)
-			uniq[h] = append(uniq[h], u)
+			if last >= 0 {
+				sameHash[last] = u
+			} else {
+				uniq[h] = u
+			}
 			keys = append(keys, it)
+			keyHash = append(keyHash, h)
+			sameHash = append(sameHash, -1)
 		}
 		itemKey[i] = u
 	}
@@ -295,10 +308,20 @@ func cluster(items []keyed, minDice float64) []int {
 		}
 		return i
 	}
+	// Sized once: a key has its whole signature and one per word when it
+	// has two or more, and growing the slice by doubling cost more than
+	// the signatures themselves.
+	size := 0
+	for _, k := range keys {
+		size++
+		if len(k.words) >= 2 {
+			size += len(k.words)
+		}
+	}
 	var sigs []uint64
-	var bySig []signed
+	bySig := make([]signed, 0, size)
 	for i, k := range keys {
-		sigs = dropOne(k, sigs[:0])
+		sigs = dropOneFrom(keyHash[i], k, sigs[:0])
 		for _, sig := range sigs {
 			bySig = append(bySig, signed{sig, i})
 		}
@@ -328,7 +351,11 @@ func cluster(items []keyed, minDice float64) []int {
 // the rare sets whose sums collide only become candidates, which the
 // caller still compares.
 func dropOne(it keyed, sigs []uint64) []uint64 {
-	whole := setHash(it)
+	return dropOneFrom(setHash(it), it, sigs)
+}
+
+// dropOneFrom is dropOne given the key's setHash.
+func dropOneFrom(whole uint64, it keyed, sigs []uint64) []uint64 {
 	sigs = append(sigs, whole)
 	if len(it.words) >= 2 {
 		for _, w := range it.words {
@@ -348,12 +375,7 @@ type signed struct {
 // each run of two or more that share one: one slice instead of a map of
 // small ones.
 func sameSignature(all []signed, fn func([]signed)) {
-	slices.SortFunc(all, func(a, b signed) int {
-		if c := cmp.Compare(a.sig, b.sig); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.item, b.item)
-	})
+	all = sortSigned(all)
 	for i := 0; i < len(all); {
 		j := i + 1
 		for j < len(all) && all[j].sig == all[i].sig {
@@ -364,6 +386,49 @@ func sameSignature(all []signed, fn func([]signed)) {
 		}
 		i = j
 	}
+}
+
+// sortSigned sorts all by signature, then item, and returns the sorted
+// slice (all itself, or a buffer of its size). Callers list their items
+// in ascending order, so a stable sort by signature alone gives that
+// order: many signatures are sorted by radix, a byte at a time, rather
+// than compared — the comparisons were most of the clustering's time.
+func sortSigned(all []signed) []signed {
+	ascending := true
+	for i := 1; i < len(all) && ascending; i++ {
+		ascending = all[i-1].item <= all[i].item
+	}
+	if len(all) < 256 || !ascending {
+		slices.SortFunc(all, func(a, b signed) int {
+			if c := cmp.Compare(a.sig, b.sig); c != 0 {
+				return c
+			}
+			return cmp.Compare(a.item, b.item)
+		})
+		return all
+	}
+	src, dst := all, make([]signed, len(all))
+	for shift := uint(0); shift < 64; shift += 8 {
+		var count [256]int
+		for _, s := range src {
+			count[byte(s.sig>>shift)]++
+		}
+		if count[byte(src[0].sig>>shift)] == len(src) {
+			continue // every signature has this byte: the order stands
+		}
+		pos := 0
+		for b, n := range count {
+			count[b] = pos
+			pos += n
+		}
+		for _, s := range src {
+			b := byte(s.sig >> shift)
+			dst[count[b]] = s
+			count[b]++
+		}
+		src, dst = dst, src
+	}
+	return src
 }
 
 // setHash is the sum of the key's words' hashes and its group's.
@@ -401,6 +466,38 @@ func dice(a, b []string) float64 { return words.Set(a).Dice(words.Set(b)) }
 
 // groupClusters returns, per cluster id, the item indexes in order.
 func groupClusters(ids []int) [][]int {
+	// Cluster ids are item indexes: one array of counts and one of
+	// members serve every cluster, where a map of slices allocated one
+	// slice per cluster, most of them of one item.
+	n := len(ids)
+	group := make([]int32, n) // id → its cluster's index in out, plus one
+	var sizes []int
+	for _, id := range ids {
+		if id < 0 || id >= n {
+			return groupClustersByMap(ids)
+		}
+		if group[id] == 0 {
+			sizes = append(sizes, 0)
+			group[id] = int32(len(sizes))
+		}
+		sizes[group[id]-1]++
+	}
+	all := make([]int, n)
+	out := make([][]int, len(sizes))
+	start := 0
+	for g, size := range sizes {
+		out[g] = all[start : start : start+size] // capped: a caller's append copies
+		start += size
+	}
+	for i, id := range ids {
+		g := group[id] - 1
+		out[g] = append(out[g], i)
+	}
+	return out
+}
+
+// groupClustersByMap is groupClusters for ids that are not indexes.
+func groupClustersByMap(ids []int) [][]int {
 	byID := map[int][]int{}
 	var order []int
 	for i, id := range ids {
@@ -423,6 +520,7 @@ func detectOpposing(in DetectInput) []Contradiction {
 	var refs []*Claim
 	var items []keyed
 	for v := range in.Claims {
+		where, whereOf := "", -2 // the place of section whereOf: claims come section by section
 		for ci := range in.Claims[v] {
 			c := &in.Claims[v][ci]
 			// A table cell is a value, not a statement: "No (final step)"
@@ -430,8 +528,11 @@ func detectOpposing(in DetectInput) []Contradiction {
 			if len(c.sig) == 0 || c.Type == Dependency || in.Documents[v].Blocks[c.Block].Kind == TableRow {
 				continue
 			}
+			if c.Section != whereOf {
+				where, whereOf = place.of(v, c.Section), c.Section
+			}
 			refs = append(refs, c)
-			items = append(items, keyed{group: place.of(v, c.Section), words: c.sig})
+			items = append(items, keyed{group: where, words: c.sig})
 		}
 	}
 	var out []Contradiction
@@ -699,7 +800,69 @@ var incompatible = []struct {
 		[]string{"maintenance window", "scheduled downtime", "planned downtime"}},
 }
 
+// incompatibleSides returns, for a lower-cased text, which sides of which
+// pairs of incompatible it names: bit 2·p for pair p's need, 2·p+1 for
+// its rule. One walk over the text looks each place's first three bytes
+// up among the phrases' (a bit set first, then the phrases that start
+// so), where testing every phrase of every pair with strings.Contains
+// scanned the text some seventy times.
+func incompatibleSides(lower string) uint32 {
+	var sides uint32
+	for i := 0; i+2 < len(lower); i++ {
+		k := uint32(lower[i])<<16 | uint32(lower[i+1])<<8 | uint32(lower[i+2])
+		if h := trigramBit(k); incompatibleStarts[h>>6]&(1<<(h&63)) == 0 {
+			continue
+		}
+		for _, p := range incompatibleByStart[k] {
+			if p.side&^sides != 0 && strings.HasPrefix(lower[i:], p.phrase) {
+				sides |= p.side
+			}
+		}
+	}
+	return sides
+}
+
+// trigramBit folds three bytes into the 16 bits of incompatibleStarts.
+func trigramBit(k uint32) uint32 { return (k * 2654435761) >> 16 & 0xffff }
+
+// incompatiblePhrase is a phrase of incompatible and the side it names.
+type incompatiblePhrase struct {
+	phrase string
+	side   uint32
+}
+
+// incompatibleByStart lists the phrases of incompatible by their first
+// three bytes, with the side each names; incompatibleStarts marks those
+// three bytes, folded (trigramBit). Every phrase is three bytes or more.
+var incompatibleByStart, incompatibleStarts = func() (map[uint32][]incompatiblePhrase, *[1024]uint64) {
+	by := map[uint32][]incompatiblePhrase{}
+	var starts [1024]uint64
+	for pi, pair := range incompatible {
+		for side, list := range [2][]string{pair.need, pair.rule} {
+			for _, p := range list {
+				k := uint32(p[0])<<16 | uint32(p[1])<<8 | uint32(p[2])
+				by[k] = append(by[k], incompatiblePhrase{p, 1 << (2*pi + side)})
+				h := trigramBit(k)
+				starts[h>>6] |= 1 << (h & 63)
+			}
+		}
+	}
+	return by, &starts
+}()
+
 func detectRequirementConstraint(in DetectInput) []Contradiction {
+	// Which sides each claim names, read once per claim rather than once
+	// per pair.
+	sides := make([][]uint32, len(in.Claims))
+	for v := range in.Claims {
+		sides[v] = make([]uint32, len(in.Claims[v]))
+		for ci := range in.Claims[v] {
+			c := &in.Claims[v][ci]
+			if !c.Negated && (c.Type == Requirement || c.Type == Constraint) {
+				sides[v][ci] = incompatibleSides(c.lower)
+			}
+		}
+	}
 	var out []Contradiction
 	for pi, pair := range incompatible {
 		var needs, rules []*Claim
@@ -709,7 +872,7 @@ func detectRequirementConstraint(in DetectInput) []Contradiction {
 				if c.Negated || (c.Type != Requirement && c.Type != Constraint) {
 					continue
 				}
-				n, r := containsAny(c.lower, pair.need), containsAny(c.lower, pair.rule)
+				n, r := sides[v][ci]&(1<<(2*pi)) != 0, sides[v][ci]&(1<<(2*pi+1)) != 0
 				switch {
 				case n && !r:
 					needs = append(needs, c)
@@ -762,13 +925,4 @@ func detectRequirementConstraint(in DetectInput) []Contradiction {
 		}
 	}
 	return out
-}
-
-func containsAny(s string, subs []string) bool {
-	for _, sub := range subs {
-		if strings.Contains(s, sub) {
-			return true
-		}
-	}
-	return false
 }

@@ -2,6 +2,7 @@ package diff
 
 import (
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/crucible-go/crucible/internal/lexicon"
@@ -252,12 +253,29 @@ type indicatorsKey struct{}
 // read-only.
 func (d *Document) BlockIndicators() []Indicators {
 	return d.Memo(indicatorsKey{}, func() any {
+		lower := d.lowerBlocks()
 		out := make([]Indicators, len(d.Blocks))
 		for i, b := range d.Blocks {
 			if b.Kind != Code {
-				out[i] = Indicators{Concrete: lexicon.ConcreteCount(b.Text), Vague: len(lexicon.VagueMatches(b.Text))}
+				out[i] = Indicators{Concrete: lexicon.ConcreteCount(b.Text), Vague: len(lexicon.VagueMatchesLower(lower[i]))}
 			}
 		}
 		return out
 	}).([]Indicators)
+}
+
+type lowerBlocksKey struct{}
+
+// lowerBlocks returns strings.ToLower of each block's text, in the order
+// of d.Blocks: the indicators, the alignment's terms and the content
+// comparison all read blocks lower-cased, and each lower-cased its own
+// copy. A block without capitals is its own lower-case text.
+func (d *Document) lowerBlocks() []string {
+	return d.Memo(lowerBlocksKey{}, func() any {
+		out := make([]string, len(d.Blocks))
+		for i, b := range d.Blocks {
+			out[i] = strings.ToLower(b.Text)
+		}
+		return out
+	}).([]string)
 }

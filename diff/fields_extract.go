@@ -120,6 +120,8 @@ var (
 		regexp.MustCompile(`^\*([^*\n]+?)\*\s*[:：]\s*(.*)$`),
 		regexp.MustCompile(`^\*([^*\n]+?)[:：]\*\s*(.*)$`),
 	}
+	// fldLabelKeyOpen is the markup each of fldLabelKeyREs opens with.
+	fldLabelKeyOpen = []string{"**", "**", "__", "__", "*", "*"}
 	// "**Key: value**rest": the value is the rest of the bold span.
 	fldLabelSpanRE = regexp.MustCompile(`^\*\*([^*:\n]+?):\s+([^*\n]+?)\*\*(.*)$`)
 	// "Key: value" without markup.
@@ -143,7 +145,8 @@ func fldLabelledLine(src string) []Field {
 		return nil
 	}
 	segments := []string{s}
-	if parts := strings.Split(s, " | "); len(parts) > 1 {
+	if strings.Contains(s, " | ") { // most lines are one segment, not split
+		parts := strings.Split(s, " | ")
 		all := true
 		for _, p := range parts[1:] {
 			if !strings.HasPrefix(strings.TrimSpace(p), "**") {
@@ -174,10 +177,15 @@ func hasColon(s string) bool {
 
 func fldLabelled(s string) (Field, bool) {
 	if strings.HasPrefix(s, "*") || strings.HasPrefix(s, "_") { // a bold or italic label opens with its markup
-		if m := fldLabelSpanRE.FindStringSubmatch(s); m != nil && fldKeyOK(m[1]) {
-			return Field{Name: fldPlain(m[1]), Value: strings.TrimSpace(fldPlain(m[2])), Bounded: true}, true
+		if strings.HasPrefix(s, "**") {
+			if m := fldLabelSpanRE.FindStringSubmatch(s); m != nil && fldKeyOK(m[1]) {
+				return Field{Name: fldPlain(m[1]), Value: strings.TrimSpace(fldPlain(m[2])), Bounded: true}, true
+			}
 		}
-		for _, re := range fldLabelKeyREs {
+		for k, re := range fldLabelKeyREs {
+			if !strings.HasPrefix(s, fldLabelKeyOpen[k]) {
+				continue // the pattern opens with other markup
+			}
 			m := re.FindStringSubmatch(s)
 			if m == nil {
 				continue
@@ -251,11 +259,10 @@ func fldKeyOK(key string) bool {
 	if k == "" || len(k) > 48 || strings.Contains(k, "://") || strings.Contains(k, "http") {
 		return false
 	}
-	r := []rune(k)
-	if !unicode.IsLetter(r[0]) && r[0] != '_' {
+	if r, _ := utf8.DecodeRuneInString(k); !unicode.IsLetter(r) && r != '_' {
 		return false
 	}
-	if n := len(strings.Fields(k)); n > 4 {
+	if n := countFields(k); n > 4 {
 		return false
 	}
 	letters, upper := 0, 0
@@ -273,7 +280,7 @@ func fldKeyOK(key string) bool {
 // sentenceStart reports whether a would-be key opens a sentence rather
 // than names a field: "The plan: …", "We decided: …".
 func sentenceStart(key string) bool {
-	first := strings.ToLower(strings.Fields(key)[0])
+	first := strings.ToLower(firstField(key))
 	switch first {
 	case "we", "i", "you", "they", "he", "she", "it", "this", "that", "these", "those", "there", "here", "our", "my", "your", "their":
 		return true
@@ -411,6 +418,11 @@ var fldBareIDRE = regexp.MustCompile(`^[A-Za-z][A-Za-z]*(?:-[A-Za-z]+)*[- ]?\d+(
 func fldBareID(s string) bool { return fldBareIDRE.MatchString(strings.TrimSpace(s)) }
 
 func fldNumeral(s string) bool {
+	// A float has a digit, or is an infinity or NaN; most cells are words,
+	// and ParseFloat allocated an error for each.
+	if !containsDigit(s) && !hasFold(s, "inf") && !hasFold(s, "nan") {
+		return false
+	}
 	_, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
 	return err == nil
 }

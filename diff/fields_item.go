@@ -99,9 +99,15 @@ func (k fldItemKey) hasFamilyID() bool {
 
 // tokens are what an item key can be found by: its words, id numbers and
 // citations; the document's header is found by the header.
+//
+// The result may be k's own words (when it has nothing else), so callers
+// only read it.
 func (k fldItemKey) tokens() []string {
 	if k.header {
-		return []string{"^header"}
+		return headerTokens
+	}
+	if len(k.ids) == 0 && len(k.refs) == 0 {
+		return []string(k.words)
 	}
 	out := slices.Clone([]string(k.words))
 	for _, id := range k.ids {
@@ -116,6 +122,9 @@ func (k fldItemKey) tokens() []string {
 	}
 	return out
 }
+
+// headerTokens are the tokens of the document's header as an item key.
+var headerTokens = []string{"^header"}
 
 // fldIDKey writes an id as fmt.Sprint does ("{delta [2 1]}"), without
 // reflection: uniqueIDs counts the items that share it.

@@ -190,17 +190,24 @@ func fldMatchItems(refs []fldRef, n int, renumbered map[[2]int]bool) [][]fldRef 
 			tokens[i] = refs[i].key.tokens()
 		}
 	}
+	type cand struct {
+		i, c  int
+		score float64
+		weak  bool
+	}
+	// Reused from one variant to the next: the candidates, the clusters
+	// near an item, and per item and per cluster the best score and
+	// whether it is taken (slices, since both are small dense indexes).
+	var cands []cand
+	var near []int
+	var bestOfItem, bestOfCluster []float64
+	var usedItem, usedCluster []bool
 	for v := range n {
 		mine := byVariant[v]
-		type cand struct {
-			i, c  int
-			score float64
-			weak  bool
-		}
-		var cands []cand
+		cands = cands[:0]
 		for i, ri := range mine {
 			r := &refs[ri]
-			var near []int
+			near = near[:0]
 			for _, tok := range tokens[ri] {
 				if l := byToken[tok]; len(l) <= fldCommonToken || tok[0] == '#' || tok[0] == '@' || tok[0] == '^' {
 					near = append(near, l...)
@@ -222,8 +229,8 @@ func fldMatchItems(refs []fldRef, n int, renumbered map[[2]int]bool) [][]fldRef 
 		}
 		// A weak match must be each side's best: the item's best cluster
 		// and the cluster's best item.
-		bestOfItem := map[int]float64{}
-		bestOfCluster := map[int]float64{}
+		bestOfItem = resetFloats(bestOfItem, len(mine))
+		bestOfCluster = resetFloats(bestOfCluster, len(clusters))
 		for _, c := range cands {
 			bestOfItem[c.i] = max(bestOfItem[c.i], c.score)
 			bestOfCluster[c.c] = max(bestOfCluster[c.c], c.score)
@@ -237,8 +244,8 @@ func fldMatchItems(refs []fldRef, n int, renumbered map[[2]int]bool) [][]fldRef 
 			}
 			return 0
 		})
-		usedItem := map[int]bool{}
-		usedCluster := map[int]bool{}
+		usedItem = resetBools(usedItem, len(mine))
+		usedCluster = resetBools(usedCluster, len(clusters))
 		for _, c := range cands {
 			if usedItem[c.i] || usedCluster[c.c] {
 				continue
@@ -309,15 +316,36 @@ func corroborate(clustered map[string][][]fldRef) {
 		item       string
 	}
 	ref := func(r fldRef) itemRef { return itemRef{r.Variant, r.Section, r.Item} }
-	values := map[itemRef]map[string]fldValue{} // the normalised values of each item's fields
+	anyWeak := false
+	for _, clusters := range clustered {
+		for _, cl := range clusters {
+			for i := range cl {
+				anyWeak = anyWeak || cl[i].weak
+			}
+		}
+	}
+	if !anyWeak {
+		return // nothing to confirm
+	}
+	// The normalised values of each item's fields, by class: an item has
+	// a few fields, so a short list searched in turn costs less than a
+	// map per item. A class given twice keeps its last value.
+	type classValue struct {
+		cls  string
+		norm *fldValue
+	}
+	values := map[itemRef][]classValue{}
 	for cls, clusters := range clustered {
 		for _, cl := range clusters {
-			for _, r := range cl {
-				k := ref(r)
-				if values[k] == nil {
-					values[k] = map[string]fldValue{}
+			for i := range cl {
+				k := ref(cl[i])
+				vs := values[k]
+				j := slices.IndexFunc(vs, func(x classValue) bool { return x.cls == cls })
+				if j < 0 {
+					values[k] = append(vs, classValue{cls, &cl[i].norm})
+				} else {
+					vs[j].norm = &cl[i].norm
 				}
-				values[k][cls] = r.norm
 			}
 		}
 	}
@@ -387,12 +415,16 @@ func corroborate(clustered map[string][][]fldRef) {
 		return false
 	}
 	agreeElsewhere := func(a, b itemRef, except string) bool {
-		for cls, x := range values[a] {
-			if cls == except {
+		vb := values[b]
+		for _, x := range values[a] {
+			if x.cls == except {
 				continue
 			}
-			if y, ok := values[b][cls]; ok {
-				if same, comparable := x.agree(y); comparable && same {
+			for _, y := range vb {
+				if y.cls != x.cls {
+					continue
+				}
+				if same, comparable := x.norm.agree(*y.norm); comparable && same {
 					return true
 				}
 			}
@@ -441,4 +473,24 @@ func corroborate(clustered map[string][][]fldRef) {
 		}
 		clustered[cls] = out
 	}
+}
+
+// resetFloats returns s resized to n zeros, reusing its array.
+func resetFloats(s []float64, n int) []float64 {
+	if cap(s) < n {
+		return make([]float64, n)
+	}
+	s = s[:n]
+	clear(s)
+	return s
+}
+
+// resetBools returns s resized to n falses, reusing its array.
+func resetBools(s []bool, n int) []bool {
+	if cap(s) < n {
+		return make([]bool, n)
+	}
+	s = s[:n]
+	clear(s)
+	return s
 }

@@ -54,6 +54,11 @@ var (
 // HIGH", "PARTIALLY_CONFIRMED", "NOT A SPEC REQUIREMENT". An acronym
 // followed by ordinary words ("TUI completion guard") is not a label.
 func fldUpperLabel(head string) (label, rest string, ok bool) {
+	// Most values do not open with a capitalised word: they are told by
+	// their first word, before every word is split out.
+	if t := strings.TrimRight(firstField(head), ".,;:!"); strings.HasPrefix(t, "(") || !fldUpperToken(t) {
+		return "", "", false
+	}
 	toks := strings.Fields(head)
 	var run []string
 	i := 0
@@ -83,7 +88,7 @@ func fldUpperLabel(head string) (label, rest string, ok bool) {
 	rest = strings.TrimSpace(strings.Join(toks[i:], " "))
 	label = strings.Join(run, " ")
 	if rest != "" && !strings.HasPrefix(rest, "(") {
-		next := strings.ToLower(strings.Fields(rest)[0])
+		next := strings.ToLower(firstField(rest))
 		_, known := fldVerdictClass[strings.TrimSuffix(strings.ToUpper(run[0]), "LY")]
 		if !fldQualifierWords[next] && next != "to" && !known && !fldKnownWord(run[0]) {
 			return "", "", false
@@ -231,7 +236,7 @@ func fldQualified(rest string) bool {
 		}
 		return fldCorrectionRE.MatchString(rest[:end])
 	}
-	return fldQualifierWords[strings.ToLower(strings.Fields(rest)[0])]
+	return fldQualifierWords[strings.ToLower(firstField(rest))]
 }
 
 var fldLevelTokRE = regexp.MustCompile(`^(?i)(LOW|MEDIUM|MED|MODERATE|HIGH|CRITICAL)(?:[-/](LOW|MEDIUM|MED|MODERATE|HIGH|CRITICAL))?$`)
@@ -251,6 +256,46 @@ func fldLevelStart(t string) bool {
 	}
 }
 
+// fldLevelTok returns the two level words fldLevelTokRE finds in t (its
+// submatches; the second may be empty), and whether it matches. An ASCII token is
+// read without the pattern: one level word, or two joined by '-' or '/',
+// in either case — most tokens are not, and the pattern allocated for
+// each. A token with other bytes is left to the pattern, whose case
+// folding reaches beyond ASCII.
+func fldLevelTok(t string) (first, second string, ok bool) {
+	if !isASCII(t) {
+		if m := fldLevelTokRE.FindStringSubmatch(t); m != nil {
+			return m[1], m[2], true
+		}
+		return "", "", false
+	}
+	first = t
+	if i := strings.IndexAny(t, "-/"); i >= 0 {
+		first, second = t[:i], t[i+1:]
+		if !fldIsLevelWord(second) {
+			return "", "", false
+		}
+	}
+	if !fldIsLevelWord(first) {
+		return "", "", false
+	}
+	return first, second, true
+}
+
+// fldIsLevelWord reports whether the ASCII word w is one of the level
+// words of fldLevelTokRE, in any case.
+func fldIsLevelWord(w string) bool {
+	for _, l := range fldLevelWords {
+		if len(w) == len(l) && hasFold(w, l) {
+			return true
+		}
+	}
+	return false
+}
+
+// fldLevelWords are the words fldLevelTokRE is made of, lower-cased.
+var fldLevelWords = [...]string{"low", "medium", "med", "moderate", "high", "critical"}
+
 // fldLevelValue reads an ordinal level: "Low", "Low-Medium", "CONFIRMED
 // HIGH", "RECLASSIFY to CRITICAL", "HIGH -- P0 blocker". The value must
 // name one level; "High (TUI) / Medium (Logger)" names two and is not one.
@@ -261,8 +306,8 @@ func fldLevelValue(toks []string, head string) (fldValue, bool) {
 		if !fldLevelStart(t) {
 			continue
 		}
-		m := fldLevelTokRE.FindStringSubmatch(t)
-		if m == nil {
+		first, second, ok := fldLevelTok(t)
+		if !ok {
 			continue
 		}
 		// Title-case level words count only as the whole value ("Low",
@@ -276,9 +321,9 @@ func fldLevelValue(toks []string, head string) (fldValue, bool) {
 		if found != "" {
 			return fldValue{}, false
 		}
-		found = fldLevels[strings.ToUpper(m[1])]
-		if m[2] != "" {
-			found += "-" + fldLevels[strings.ToUpper(m[2])]
+		found = fldLevels[strings.ToUpper(first)]
+		if second != "" {
+			found += "-" + fldLevels[strings.ToUpper(second)]
 		}
 	}
 	if found == "" {

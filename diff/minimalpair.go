@@ -1,9 +1,11 @@
 package diff
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/crucible-go/crucible/internal/words"
 )
@@ -54,36 +56,66 @@ func detectMinimalPairs(in DetectInput) []Contradiction {
 	// out, kept as a hash: the sum of each word's hash weighted by its
 	// position, less the word left out. Sentences whose signatures
 	// collide are still compared word by word below.
-	type signature struct {
-		where string
-		words uint64
+	//
+	// The signatures are sorted rather than filed in a map: nearly every
+	// one is unique, and a map entry for each cost more than the sort.
+	// A place is numbered in the order it first comes.
+	type entry struct {
+		words     uint64
+		where     int32 // the place's number
+		sent, seq int32 // the sentence in sents; the entry's order of coming
 	}
-	bySig := map[signature][]pairSentence{}
-	var sigs []signature
+	whereID := map[string]int32{}
+	var entries []entry
+	var sents []pairSentence
 	var weighted []uint64
 	for v, d := range in.Documents {
-		for bi, b := range d.Blocks {
+		lowerBlocks := d.lowerBlocks()
+		for bi := range d.Blocks {
+			b := &d.Blocks[bi]
 			if b.Kind != Paragraph { // lists enumerate, tables tabulate, code is code
 				continue
 			}
-			where := ""
-			for _, sent := range sentences(b) {
+			where := int32(-1)
+			ascii := isASCII(b.Text)
+			eachSentence(b, func(sent string) {
 				if strings.HasSuffix(sent, "?") {
-					continue
+					return
 				}
-				toks := words.Tokens(withoutAsides(sent))
+				plain := withoutAsides(sent)
+				if isASCII(plain) {
+					// ASCII lower-cases without changing what a word is,
+					// so the count says whether Tokens would be kept.
+					if n := words.Count(plain); n < pairMinWords || n > pairMaxWords {
+						return
+					}
+				}
+				// A sentence without asides of an ASCII block is read
+				// from the block's lower-cased text, as claims are.
+				if ascii && plain == sent {
+					if k := strings.Index(b.Text, sent); k >= 0 {
+						plain = lowerBlocks[bi][k : k+len(sent)]
+					}
+				}
+				toks := words.Tokens(plain)
 				if len(toks) < pairMinWords || len(toks) > pairMaxWords {
-					continue
+					return
 				}
-				if where == "" {
-					where = place.of(v, b.Section)
+				if where < 0 {
+					w := place.of(v, b.Section)
+					id, ok := whereID[w]
+					if !ok {
+						id = int32(len(whereID))
+						whereID[w] = id
+					}
+					where = id
 				}
 				// the word that differs must come after the first content
 				// word: a different subject ("The gateway …" / "The worker …")
 				// makes a different claim, not a different choice
 				first := slices.IndexFunc(toks, pairWord)
 				if first < 0 {
-					continue
+					return
 				}
 				weighted = weighted[:0]
 				total := uint64(len(toks))
@@ -91,24 +123,54 @@ func detectMinimalPairs(in DetectInput) []Contradiction {
 					weighted = append(weighted, wordHash(t)*(mix64(uint64(j)+1)|1)) // an odd weight per position
 					total += weighted[j]
 				}
+				si := int32(-1)
 				for i := first + 1; i < len(toks); i++ {
 					if !pairWord(toks[i]) {
 						continue
 					}
-					sig := signature{where, total - weighted[i]}
-					if _, ok := bySig[sig]; !ok {
-						sigs = append(sigs, sig)
+					if si < 0 {
+						si = int32(len(sents))
+						sents = append(sents, pairSentence{variant: v, block: bi, sent: sent, toks: toks})
 					}
-					bySig[sig] = append(bySig[sig], pairSentence{variant: v, block: bi, sent: sent, toks: toks})
+					entries = append(entries, entry{total - weighted[i], where, si, int32(len(entries))})
 				}
-			}
+			})
 		}
 	}
+	// Sorted by signature, entries of one signature in their order of
+	// coming; the groups of two or more are then taken in the order their
+	// signatures first came.
+	slices.SortFunc(entries, func(a, b entry) int {
+		if a.where != b.where {
+			return cmp.Compare(a.where, b.where)
+		}
+		if a.words != b.words {
+			return cmp.Compare(a.words, b.words)
+		}
+		return cmp.Compare(a.seq, b.seq)
+	})
+	type run struct{ lo, hi int }
+	var runs []run
+	for i := 0; i < len(entries); {
+		j := i + 1
+		for j < len(entries) && entries[j].where == entries[i].where && entries[j].words == entries[i].words {
+			j++
+		}
+		if j-i >= 2 {
+			runs = append(runs, run{i, j})
+		}
+		i = j
+	}
+	slices.SortFunc(runs, func(a, b run) int { return cmp.Compare(entries[a.lo].seq, entries[b.lo].seq) })
 	var out []Contradiction
 	byChoice := map[string]int{} // the two words and variants → index in out: one choice stated in several sentences is one conflict
 	seen := map[[2]string]bool{}
-	for _, sig := range sigs {
-		group := bySig[sig]
+	var group []pairSentence
+	for _, r := range runs {
+		group = group[:0]
+		for _, e := range entries[r.lo:r.hi] {
+			group = append(group, sents[e.sent])
+		}
 		for x := 0; x < len(group); x++ {
 			for y := x + 1; y < len(group); y++ {
 				a, b := group[x], group[y]
@@ -146,6 +208,9 @@ func detectMinimalPairs(in DetectInput) []Contradiction {
 // withoutAsides drops parenthesised remarks: "One subprocess per phase
 // (unchanged architecture)." states what "One subprocess per phase." does.
 func withoutAsides(s string) string {
+	if strings.IndexByte(s, '(') < 0 && utf8.ValidString(s) {
+		return s // nothing to drop; the loop below would copy s rune by rune
+	}
 	var b strings.Builder
 	depth := 0
 	for _, r := range s {
@@ -183,4 +248,14 @@ func differingWord(a, b []string) int {
 		}
 	}
 	return at
+}
+
+// isASCII reports whether s holds only ASCII bytes.
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }

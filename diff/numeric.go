@@ -18,6 +18,17 @@ type qref struct {
 	claim *Claim
 	q     *Quantity
 	ids   []string // item identifiers the claim names ("T03.04", "NR-6"), sorted
+	// subject is q.Subject joined by spaces, when detectNumeric made the
+	// ref: the buckets, keys and labels that read it join it once.
+	subject string
+}
+
+// subjectText returns q.Subject joined by spaces.
+func (r qref) subjectText() string {
+	if r.subject != "" {
+		return r.subject
+	}
+	return strings.Join(r.q.Subject, " ")
 }
 
 // detectNumeric compares the quantities stated for one subject. Values
@@ -36,20 +47,35 @@ func detectNumeric(in DetectInput) []Contradiction {
 	refs := make([]qref, 0, nq)
 	across, within := make([]keyed, 0, nq), make([]keyed, 0, nq)
 	place := newTopicIndex(in)
+	// The groups are built once per dimension and place: most values
+	// share both with many others.
+	groups := map[[2]string]string{}
+	group := func(dim, sep, where string) string {
+		k := [2]string{dim, where}
+		g, ok := groups[k]
+		if !ok {
+			g = dim + sep + where
+			groups[k] = g
+		}
+		return g
+	}
 	for v := range in.Claims {
-		vkey := "|v" + strconv.Itoa(v)
+		vkey := "v" + strconv.Itoa(v)
+		where, whereOf := "", -2 // the place of section whereOf
 		for ci := range in.Claims[v] {
 			c := &in.Claims[v][ci]
 			if len(c.Quantities) == 0 {
 				continue
 			}
-			where := place.of(v, c.Section)
+			if c.Section != whereOf {
+				where, whereOf = place.of(v, c.Section), c.Section
+			}
 			quote := withoutLabel(c.Quote)
 			for qi := range c.Quantities {
 				q := &c.Quantities[qi]
-				refs = append(refs, qref{c, q, idsBefore(quote, q.Text)})
-				across = append(across, keyed{group: q.Dim + "|" + where, words: q.Subject})
-				within = append(within, keyed{group: q.Dim + vkey, words: q.Subject})
+				refs = append(refs, qref{c, q, idsBefore(quote, q.Text), strings.Join(q.Subject, " ")})
+				across = append(across, keyed{group: group(q.Dim, "|", where), words: q.Subject})
+				within = append(within, keyed{group: group(q.Dim, "|", vkey), words: q.Subject})
 			}
 		}
 	}
@@ -61,13 +87,13 @@ func detectNumeric(in DetectInput) []Contradiction {
 	}
 	// A subject named by the same three or more words ("p99 ingest
 	// latency") is one thing wherever the variants file it.
-	bySubject := map[string][]int{}
-	var subjects []string
+	bySubject := map[[2]string][]int{} // dimension and subject
+	var subjects [][2]string
 	for i, r := range refs {
 		if len(r.q.Subject) < 3 {
 			continue
 		}
-		k := r.q.Dim + "|" + strings.Join(r.q.Subject, " ")
+		k := [2]string{r.q.Dim, r.subject}
 		if _, ok := bySubject[k]; !ok {
 			subjects = append(subjects, k)
 		}
@@ -290,6 +316,9 @@ func (s *variantSet) add(v int) bool {
 // crossNumeric compares the first value each variant gives for one subject
 // in one place, and reports a contradiction when variants disagree.
 func crossNumeric(refs []qref, members []int) (Contradiction, bool) {
+	if len(members) < 2 {
+		return Contradiction{}, false // one value: nothing to compare
+	}
 	var firsts []qref
 	var seen variantSet
 	for _, m := range members {
@@ -326,7 +355,7 @@ func intraNumeric(in DetectInput, refs []qref, members []int) (Contradiction, bo
 	// Positions in members of the values in each bucket, ascending.
 	bySection := map[int][]int{}
 	byID := map[string][]int{}
-	bySubject := map[string][]int{}         // subject + "\x00" + heading item
+	bySubject := map[[2]string][]int{}      // subject and heading item
 	subjectAny := map[string][]int{}        // subject → every position, for values whose section names no item
 	subject := make([]string, len(members)) // the joined subject of each member with two words or more
 	for x, i := range members {
@@ -336,9 +365,9 @@ func intraNumeric(in DetectInput, refs []qref, members []int) (Contradiction, bo
 			byID[id] = append(byID[id], x)
 		}
 		if len(r.q.Subject) >= 2 {
-			k := strings.Join(r.q.Subject, " ")
+			k := r.subjectText()
 			subject[x] = k
-			ki := k + "\x00" + itemOf(r)
+			ki := [2]string{k, itemOf(r)}
 			bySubject[ki] = append(bySubject[ki], x)
 			subjectAny[k] = append(subjectAny[k], x)
 		}
@@ -359,8 +388,8 @@ func intraNumeric(in DetectInput, refs []qref, members []int) (Contradiction, bo
 			if item := itemOf(a); item == "" {
 				cand = after(cand, subjectAny[k], x)
 			} else {
-				cand = after(cand, bySubject[k+"\x00"+item], x)
-				cand = after(cand, bySubject[k+"\x00"], x)
+				cand = after(cand, bySubject[[2]string{k, item}], x)
+				cand = after(cand, bySubject[[2]string{k, ""}], x)
 			}
 		}
 		slices.Sort(cand)
@@ -401,7 +430,7 @@ func numericContradiction(rs []qref) (Contradiction, bool) {
 		return Contradiction{}, false
 	}
 	q0 := rs[0].q
-	c := Contradiction{Kind: kind, Subject: subjectLabel(rs[0]), Key: q0.Dim + ":" + strings.Join(q0.Subject, " ")}
+	c := Contradiction{Kind: kind, Subject: subjectLabel(rs[0]), Key: q0.Dim + ":" + rs[0].subjectText()}
 	var vals []string
 	for _, r := range rs {
 		c.Claims = append(c.Claims, *r.claim)
@@ -482,7 +511,7 @@ func subjectLabel(r qref) string {
 	if r.q.Phrase != "" {
 		return r.q.Phrase
 	}
-	return strings.Join(r.q.Subject, " ")
+	return r.subjectText()
 }
 
 // quantitiesConflict compares two quantities of one subject. It returns

@@ -28,8 +28,8 @@ var boundPhrases = []string{"no more than", "no less than", "fewer than", "maxim
 // for parts that are absent.
 //
 // lower is strings.ToLower(sent), which the caller usually has already.
-func scanQuantities(sent, lower string) [][]int {
-	var out [][]int
+func scanQuantities(sent, lower string) [][12]int {
+	var out [][12]int // arrays, not a slice each: one allocation per sentence
 	if len(lower) != len(sent) {
 		lower = sent // non-ASCII case changes would shift offsets; bounds still match lower-case text
 	}
@@ -37,7 +37,7 @@ func scanQuantities(sent, lower string) [][]int {
 		if !isDigit(sent[i]) || (i > 0 && isDigit(sent[i-1])) {
 			continue
 		}
-		m := []int{i, 0, -1, -1, i, 0, -1, -1, -1, -1, -1, -1}
+		m := [12]int{i, 0, -1, -1, i, 0, -1, -1, -1, -1, -1, -1}
 		j := scanNum(sent, i)
 		m[5] = j
 		// the bound just before the number
@@ -193,12 +193,19 @@ func afterLabel(before string) bool {
 func quantities(sent, lower string) []Quantity {
 	var out []Quantity
 	prevEnd := 0
+	// An ASCII sentence's lower-cased text has its words at the same
+	// offsets: the subjects are read from it without lower-casing again.
+	ascii := len(lower) == len(sent) && isASCII(sent)
 	for _, m := range scanQuantities(sent, lower) {
-		q, start, end, ok := parseQuantity(sent, m)
+		q, start, end, ok := parseQuantity(sent, m[:])
 		if !ok {
 			continue
 		}
-		q.Phrase, q.Subject = quantitySubject(sent[prevEnd:start], sent[end:])
+		lowBefore, lowAfter := "", ""
+		if ascii {
+			lowBefore, lowAfter = lower[prevEnd:start], lower[end:]
+		}
+		q.Phrase, q.Subject = quantitySubject(sent[prevEnd:start], sent[end:], lowBefore, lowAfter)
 		prevEnd = end
 		if len(q.Subject) == 0 {
 			continue
@@ -252,10 +259,14 @@ func mayStatePercentile(s string) bool {
 // "| 50,000 events/s | 16 | 350 ms |" under "| Load | Instances | Expected
 // p99 |" says the expected p99 at 50,000 events/s is 350 ms — and rows for
 // different loads never contradict each other.
-func tableQuantities(header, cells []string) []Quantity {
+//
+// headerWords, when not nil, keeps subjectWords of each header cell for
+// the other rows of the table: every value of every row read them again.
+func tableQuantities(header, cells []string, headerWords *[][]string) []Quantity {
 	if len(cells) < 2 {
 		return nil
 	}
+	item, itemRead := "", false // the row's series item, read once
 	key := subjectWords(cells[0])
 	rowDim := ""
 	if containsDigit(cells[0]) {
@@ -263,16 +274,35 @@ func tableQuantities(header, cells []string) []Quantity {
 		// subject: values under different conditions never compare.
 		rowDim = "@" + strings.ToLower(strings.Join(strings.Fields(cells[0]), ""))
 	}
+	// subjectOf returns a new slice of header j's words and the row's
+	// key, for sortedSet to sort in place.
+	subjectOf := func(j int) []string {
+		if headerWords == nil {
+			return append(subjectWords(header[j]), key...)
+		}
+		if *headerWords == nil {
+			*headerWords = make([][]string, len(header))
+		}
+		hw := *headerWords
+		if hw[j] == nil {
+			hw[j] = subjectWords(header[j])
+		}
+		out := make([]string, 0, len(hw[j])+len(key))
+		return append(append(out, hw[j]...), key...)
+	}
 	var out []Quantity
 	for j := 1; j < len(cells) && j < len(header); j++ {
 		for _, m := range scanQuantities(cells[j], strings.ToLower(cells[j])) {
-			q, _, _, ok := parseQuantity(cells[j], m)
+			q, _, _, ok := parseQuantity(cells[j], m[:])
 			if !ok {
 				continue
 			}
-			q.Subject = sortedSet(append(subjectWords(header[j]), key...))
+			q.Subject = sortedSet(subjectOf(j))
 			q.Dim += rowDim
-			q.Item = seriesItem(header[0], cells[0])
+			if !itemRead {
+				item, itemRead = seriesItem(header[0], cells[0]), true
+			}
+			q.Item = item
 			q.Phrase = header[j] + " (" + cells[0] + ")"
 			if len(q.Subject) > 0 {
 				out = append(out, q)
@@ -545,11 +575,7 @@ func lastClauseMark(s string) int {
 }
 
 func nextWord(s string) string {
-	f := strings.Fields(s)
-	if len(f) == 0 {
-		return ""
-	}
-	return strings.TrimRight(f[0], ".,;:!?)")
+	return strings.TrimRight(firstField(s), ".,;:!?)")
 }
 
 func isOrdinalSuffix(sent string, numEnd int, noun string) bool {
@@ -579,15 +605,18 @@ func parseNumber(s string) float64 {
 // quantitySubject names what a quantity measures: the last three
 // significant words before it in its clause, completed from the words after
 // it when fewer than two precede it.
-func quantitySubject(before, after string) (string, []string) {
+//
+// lowBefore and lowAfter are before and after lower-cased, when the caller
+// has them byte for byte (an ASCII sentence), else "".
+func quantitySubject(before, after, lowBefore, lowAfter string) (string, []string) {
 	var pre []string
 	if i := strings.LastIndexAny(before, ",;:("); i >= 0 {
-		if pre = subjectWords(before[i+1:]); len(pre) > 0 {
-			before = before[i+1:]
+		if pre = subjectWordsLower(before[i+1:], lowerTail(lowBefore, i+1)); len(pre) > 0 {
+			before, lowBefore = before[i+1:], lowerTail(lowBefore, i+1)
 		}
 	}
 	if len(pre) == 0 {
-		pre = subjectWords(before)
+		pre = subjectWordsLower(before, lowBefore)
 	}
 	if len(pre) > 3 {
 		pre = pre[len(pre)-3:]
@@ -597,8 +626,11 @@ func quantitySubject(before, after string) (string, []string) {
 	if len(pre) < 2 {
 		if i := strings.IndexAny(after, ",;:."); i >= 0 {
 			after = after[:i]
+			if lowAfter != "" {
+				lowAfter = lowAfter[:i]
+			}
 		}
-		post := subjectWords(after)
+		post := subjectWordsLower(after, lowAfter)
 		subj = append(slices.Clone(pre), post[:min(len(post), 3-len(pre))]...)
 		if p := rawPhrase(after); len(pre) == 0 && p != "" {
 			phrase = p

@@ -105,7 +105,7 @@ func ratingClauses(d *Document, fn func(c ratingClause)) {
 				continue
 			}
 			c := ratingClause{block: bi, line: n, text: line, match: m, said: said,
-				how: strings.ToLower(strings.Fields(line[m[4]:m[5]])[0]), level: strings.ToUpper(line[m[6]:m[7]])}
+				how: strings.ToLower(firstField(line[m[4]:m[5]])), level: strings.ToUpper(line[m[6]:m[7]])}
 			for i := range given {
 				if given[i] != c.level {
 					continue

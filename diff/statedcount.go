@@ -120,7 +120,7 @@ func eachLabelledCount(d *Document, v int, add func(label, value string, c Claim
 		}
 	}
 	for _, t := range tablesOf(d) {
-		if len(t.header) != 2 || !countHeaders[tallyLabel(t.header[1])] {
+		if len(t.header) != 2 || !isTallyLabel(countHeaders, t.header[1]) {
 			continue
 		}
 		for _, bi := range t.rows {

@@ -83,7 +83,7 @@ func totalRowConflicts(d *Document, v int, t tallyTable) []Contradiction {
 		return nil // a total of one row restates it
 	}
 	last := d.Blocks[t.rows[len(t.rows)-1]]
-	if len(last.Cells) == 0 || !totalLabels[tallyLabel(last.Cells[0])] {
+	if len(last.Cells) == 0 || !isTallyLabel(totalLabels, last.Cells[0]) {
 		return nil
 	}
 	parts := t.rows[:len(t.rows)-1]
@@ -230,7 +230,7 @@ func restatements(d *Document, v int, t tallyTable, total tally) []Claim {
 func countCellConflicts(d *Document, v int, t tallyTable) []Contradiction {
 	countCol := -1
 	for i, h := range t.header {
-		if countHeaders[tallyLabel(h)] {
+		if isTallyLabel(countHeaders, h) {
 			countCol = i
 			break
 		}
@@ -370,6 +370,46 @@ func lastOf(t tallyTable) int { return t.rows[len(t.rows)-1] }
 // tallyLabel is a cell as a label: markup and spacing removed, lower-case.
 func tallyLabel(cell string) string {
 	return strings.ToLower(strings.Join(strings.Fields(strings.Trim(strings.TrimSpace(cell), "*_:")), " "))
+}
+
+// isTallyLabel reports whether set holds tallyLabel(cell). A short ASCII
+// label is normalised on the stack, since the map lookup of a converted
+// byte slice allocates nothing: most cells are no label of the set, and
+// building each label as a string only to look it up was the cost.
+func isTallyLabel(set map[string]bool, cell string) bool {
+	s := strings.Trim(strings.TrimSpace(cell), "*_:")
+	var buf [64]byte
+	if len(s) > len(buf) || !isASCII(s) {
+		return set[tallyLabel(cell)]
+	}
+	n := 0
+	for i := 0; i < len(s); {
+		for i < len(s) && asciiSpace(s[i]) {
+			i++
+		}
+		if i == len(s) {
+			break
+		}
+		if n > 0 {
+			buf[n] = ' '
+			n++
+		}
+		for ; i < len(s) && !asciiSpace(s[i]); i++ {
+			c := s[i]
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			buf[n] = c
+			n++
+		}
+	}
+	return set[string(buf[:n])]
+}
+
+// asciiSpace reports whether c is white space as strings.Fields reads it
+// in ASCII text.
+func asciiSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
 }
 
 func closeTo(a, b float64) bool { return math.Abs(a-b) <= 1e-6*math.Max(1, math.Abs(b)) }

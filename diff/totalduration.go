@@ -73,7 +73,7 @@ func documentTotals(d *Document, v int) []totalStatement {
 		switch {
 		case b.Kind == Code || b.Header:
 		case b.Kind == TableRow:
-			if len(b.Cells) < 2 || !totalLabels[tallyLabel(b.Cells[0])] {
+			if len(b.Cells) < 2 || !isTallyLabel(totalLabels, b.Cells[0]) {
 				continue
 			}
 			for _, cell := range b.Cells[1:] {
@@ -95,15 +95,30 @@ func documentTotals(d *Document, v int) []totalStatement {
 	return out
 }
 
+// totalWords name a duration in a title that speaks of a total.
+var totalWords = []string{"duration", "timeline", "delivery", "effort", "schedule", "time", "estimate"}
+
 // totalSection reports whether a section's title speaks of the work's
 // total duration: "Total Estimated Delivery Window", "Total estimated
 // timeline", "Overall duration".
 func totalSection(title string) bool {
+	if isASCII(title) {
+		// the same test without lower-casing the title for every block
+		if !hasFold(title, "total") && !hasFold(title, "overall") {
+			return false
+		}
+		for _, w := range totalWords {
+			if hasFold(title, w) {
+				return true
+			}
+		}
+		return false
+	}
 	t := strings.ToLower(title)
 	if !strings.Contains(t, "total") && !strings.Contains(t, "overall") {
 		return false
 	}
-	for _, w := range []string{"duration", "timeline", "delivery", "effort", "schedule", "time", "estimate"} {
+	for _, w := range totalWords {
 		if strings.Contains(t, w) {
 			return true
 		}

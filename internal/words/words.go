@@ -34,6 +34,10 @@ func Tokens(s string) []string {
 // without the slice, for callers that only fold over the words.
 func Each(s string, fn func(tok string)) { forEachToken(strings.ToLower(s), fn) }
 
+// EachLower is Each for text the caller has already lower-cased with
+// strings.ToLower: a text read by several steps is lower-cased once.
+func EachLower(lower string, fn func(tok string)) { forEachToken(lower, fn) }
+
 // Count returns the number of tokens in s without allocating them.
 func Count(s string) int {
 	// forEachToken's walk with a counter for fn: the parser counts every
