@@ -1,6 +1,6 @@
 package diff
 
-import "unicode"
+import "github.com/crucible-go/crucible/internal/words"
 
 // Cheap tests the line rules run before a regular expression. Each is
 // implied by the expressions it guards (a line failing it cannot match
@@ -56,33 +56,9 @@ func hasPercentile(s string) bool {
 // firstField is strings.Fields(s)[0], or "" when s has no field, without
 // building the slice of every field.
 func firstField(s string) string {
-	start := -1
-	for i, r := range s {
-		switch {
-		case !unicode.IsSpace(r):
-			if start < 0 {
-				start = i
-			}
-		case start >= 0:
-			return s[start:i]
-		}
-	}
-	if start < 0 {
-		return ""
-	}
-	return s[start:]
+	f, _ := words.NextField(s)
+	return f
 }
 
 // countFields is len(strings.Fields(s)) without the slice.
-func countFields(s string) int {
-	n, in := 0, false
-	for _, r := range s {
-		switch {
-		case unicode.IsSpace(r):
-			in = false
-		case !in:
-			in, n = true, n+1
-		}
-	}
-	return n
-}
+func countFields(s string) int { return words.CountFields(s, 0) }

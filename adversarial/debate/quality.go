@@ -620,7 +620,7 @@ func isStatement(text string) bool {
 		// counted the value is no label, whatever follows.
 		for rest := value; vals <= 6; {
 			var w string
-			if w, rest = nextField(rest); w == "" {
+			if w, rest = words.NextField(rest); w == "" {
 				break
 			}
 			if strings.IndexFunc(w, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) < 0 {
@@ -653,39 +653,6 @@ func labelValue(s string) (string, bool) {
 	return v, true
 }
 
-// nextField returns the first of strings.Fields(s) and what follows it;
-// "" when s has no field.
-func nextField(s string) (field, rest string) {
-	start := -1
-	for i, r := range s {
-		switch {
-		case !unicode.IsSpace(r):
-			if start < 0 {
-				start = i
-			}
-		case start >= 0:
-			return s[start:i], s[i:]
-		}
-	}
-	if start < 0 {
-		return "", ""
-	}
-	return s[start:], ""
-}
-
 // hasFields reports whether len(strings.Fields(s)) >= n, without
 // building the fields.
-func hasFields(s string, n int) bool {
-	count, in := 0, false
-	for _, r := range s {
-		if unicode.IsSpace(r) {
-			in = false
-		} else if !in {
-			in = true
-			if count++; count >= n {
-				return true
-			}
-		}
-	}
-	return false
-}
+func hasFields(s string, n int) bool { return words.CountFields(s, n) >= n }

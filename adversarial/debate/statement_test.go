@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"github.com/crucible-go/crucible/internal/samplegen"
+	"github.com/crucible-go/crucible/internal/words"
 )
 
 // labelOnly matches a line that labels a short value: "**Severity:**
@@ -34,7 +35,7 @@ func checkLabelValue(t *testing.T, s string) {
 	fields := []string{}
 	for rest := s; ; {
 		var f string
-		if f, rest = nextField(rest); f == "" {
+		if f, rest = words.NextField(rest); f == "" {
 			break
 		}
 		fields = append(fields, f)

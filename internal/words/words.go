@@ -335,3 +335,41 @@ func isSpace(r rune) bool {
 	}
 	return unicode.IsSpace(r)
 }
+
+// NextField returns the first of strings.Fields(s) and the text after
+// it, without building the slice of every field; "" when s has none.
+func NextField(s string) (field, rest string) {
+	start := -1
+	for i, r := range s {
+		switch {
+		case !unicode.IsSpace(r):
+			if start < 0 {
+				start = i
+			}
+		case start >= 0:
+			return s[start:i], s[i:]
+		}
+	}
+	if start < 0 {
+		return "", ""
+	}
+	return s[start:], ""
+}
+
+// CountFields returns len(strings.Fields(s)) without the slice, counting
+// no further than limit when limit > 0 (whether s has limit fields).
+func CountFields(s string, limit int) int {
+	n, in := 0, false
+	for _, r := range s {
+		switch {
+		case unicode.IsSpace(r):
+			in = false
+		case !in:
+			in, n = true, n+1
+			if n == limit {
+				return n
+			}
+		}
+	}
+	return n
+}

@@ -113,3 +113,31 @@ func FuzzOneLine(f *testing.F) {
 		}
 	})
 }
+
+// FuzzFields checks NextField and CountFields against strings.Fields,
+// which they replace where only the first fields or the count matter.
+func FuzzFields(f *testing.F) {
+	for _, s := range []string{"", "  ", "one", " two  words ", "a\tb\nc", "\u00a0x\u2003y", "é ü"} {
+		f.Add(s, 2)
+	}
+	f.Fuzz(func(t *testing.T, s string, limit int) {
+		want := strings.Fields(s)
+		var got []string
+		for rest := s; ; {
+			var w string
+			if w, rest = NextField(rest); w == "" {
+				break
+			}
+			got = append(got, w)
+		}
+		if len(got) != len(want) || strings.Join(got, "\x00") != strings.Join(want, "\x00") {
+			t.Fatalf("NextField walk of %q = %q, want %q", s, got, want)
+		}
+		if n := CountFields(s, 0); n != len(want) {
+			t.Fatalf("CountFields(%q, 0) = %d, want %d", s, n, len(want))
+		}
+		if limit > 0 && (CountFields(s, limit) >= limit) != (len(want) >= limit) {
+			t.Fatalf("CountFields(%q, %d) = %d with %d fields", s, limit, CountFields(s, limit), len(want))
+		}
+	})
+}
