@@ -68,21 +68,7 @@ func BenchmarkDebateLatency(b *testing.B) {
 // advocates, standard depth) over 10 synthetic variants of ~100 KB each,
 // beside goldmark-backed parsing of the same bytes for scale.
 func BenchmarkHeuristicDebate(b *testing.B) {
-	var docs []*diff.Document
-	total := 0
-	for i := range 10 {
-		src := samplegen.Spec(uint64(i+1), 100<<10)
-		total += len(src)
-		d, err := diff.Parse(fmt.Sprintf("v%d.md", i+1), src)
-		if err != nil {
-			b.Fatal(err)
-		}
-		docs = append(docs, d)
-	}
-	a, err := diff.Analyze(context.Background(), docs, diff.WithClock(fixedClock))
-	if err != nil {
-		b.Fatal(err)
-	}
+	docs, a, total := analysedSpecs(b)
 	in := Input{Analysis: a}
 	for i, d := range docs {
 		in.Variants = append(in.Variants, Variant{Label: diff.Label(i), Doc: d})
@@ -169,18 +155,7 @@ func BenchmarkDebateScale(b *testing.B) {
 // per point per statement, megabytes of Markdown. "est/len" is the
 // builder's size estimate over the length written (≥ 1 grows it once).
 func BenchmarkTranscript(b *testing.B) {
-	var docs []*diff.Document
-	for i := range 10 {
-		d, err := diff.Parse(fmt.Sprintf("v%d.md", i+1), samplegen.Spec(uint64(i+1), 100<<10))
-		if err != nil {
-			b.Fatal(err)
-		}
-		docs = append(docs, d)
-	}
-	a, err := diff.Analyze(context.Background(), docs, diff.WithClock(fixedClock))
-	if err != nil {
-		b.Fatal(err)
-	}
+	docs, a, _ := analysedSpecs(b)
 	in := Input{Analysis: a}
 	for i, d := range docs {
 		in.Variants = append(in.Variants, Variant{Label: diff.Label(i), Doc: d})
@@ -196,4 +171,26 @@ func BenchmarkTranscript(b *testing.B) {
 		n = len(res.Markdown())
 	}
 	b.ReportMetric(float64(res.markdownSize())/float64(n), "est/len")
+}
+
+// analysedSpecs parses 10 synthetic variants of ~100 KB each and analyses
+// them, returning the documents, the analysis and the bytes parsed.
+func analysedSpecs(b *testing.B) ([]*diff.Document, *diff.Analysis, int) {
+	b.Helper()
+	var docs []*diff.Document
+	total := 0
+	for i := range 10 {
+		src := samplegen.Spec(uint64(i+1), 100<<10)
+		total += len(src)
+		d, err := diff.Parse(fmt.Sprintf("v%d.md", i+1), src)
+		if err != nil {
+			b.Fatal(err)
+		}
+		docs = append(docs, d)
+	}
+	a, err := diff.Analyze(context.Background(), docs, diff.WithClock(fixedClock))
+	if err != nil {
+		b.Fatal(err)
+	}
+	return docs, a, total
 }
