@@ -229,8 +229,8 @@ func fldMatchItems(refs []fldRef, n int, renumbered map[[2]int]bool) [][]fldRef 
 		}
 		// A weak match must be each side's best: the item's best cluster
 		// and the cluster's best item.
-		bestOfItem = resetFloats(bestOfItem, len(mine))
-		bestOfCluster = resetFloats(bestOfCluster, len(clusters))
+		bestOfItem = resetSlice(bestOfItem, len(mine))
+		bestOfCluster = resetSlice(bestOfCluster, len(clusters))
 		for _, c := range cands {
 			bestOfItem[c.i] = max(bestOfItem[c.i], c.score)
 			bestOfCluster[c.c] = max(bestOfCluster[c.c], c.score)
@@ -244,8 +244,8 @@ func fldMatchItems(refs []fldRef, n int, renumbered map[[2]int]bool) [][]fldRef 
 			}
 			return 0
 		})
-		usedItem = resetBools(usedItem, len(mine))
-		usedCluster = resetBools(usedCluster, len(clusters))
+		usedItem = resetSlice(usedItem, len(mine))
+		usedCluster = resetSlice(usedCluster, len(clusters))
 		for _, c := range cands {
 			if usedItem[c.i] || usedCluster[c.c] {
 				continue
@@ -475,20 +475,10 @@ func corroborate(clustered map[string][][]fldRef) {
 	}
 }
 
-// resetFloats returns s resized to n zeros, reusing its array.
-func resetFloats(s []float64, n int) []float64 {
+// resetSlice returns s resized to n zero values, reusing its array.
+func resetSlice[T any](s []T, n int) []T {
 	if cap(s) < n {
-		return make([]float64, n)
-	}
-	s = s[:n]
-	clear(s)
-	return s
-}
-
-// resetBools returns s resized to n falses, reusing its array.
-func resetBools(s []bool, n int) []bool {
-	if cap(s) < n {
-		return make([]bool, n)
+		return make([]T, n)
 	}
 	s = s[:n]
 	clear(s)
