@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -35,6 +36,7 @@ type stepClock struct {
 	step    string
 	spent   map[string]time.Duration
 	cpu     map[string]time.Duration
+	perRun  []map[string]time.Duration // each run's CPU per step
 }
 
 func newStepClock() *stepClock {
@@ -46,6 +48,7 @@ func (c *stepClock) start() {
 	defer c.mu.Unlock()
 	c.last, c.step = time.Now(), "input"
 	c.lastCPU, _ = cputime.Now()
+	c.perRun = append(c.perRun, map[string]time.Duration{})
 }
 
 func (c *stepClock) lap(next string) {
@@ -53,6 +56,9 @@ func (c *stepClock) lap(next string) {
 	cpu, _ := cputime.Now()
 	c.spent[c.step] += now.Sub(c.last)
 	c.cpu[c.step] += cpu - c.lastCPU
+	if len(c.perRun) > 0 {
+		c.perRun[len(c.perRun)-1][c.step] += cpu - c.lastCPU
+	}
 	if c.collect && next != "" {
 		// Outside every span: the next step starts on a collected heap,
 		// instead of paying for the garbage of the steps before it.
@@ -93,6 +99,28 @@ func (c *stepClock) report(b *testing.B, runs int) map[string]float64 {
 	return out
 }
 
+// medianCPU returns each step's median CPU time over the runs, in ms: one
+// run the scheduler or the collector disturbed does not move it.
+func (c *stepClock) medianCPU() map[string]float64 {
+	out := map[string]float64{}
+	for _, s := range scaleSteps {
+		var ms []float64
+		for _, r := range c.perRun {
+			ms = append(ms, float64(r[s].Microseconds())/1000)
+		}
+		if len(ms) == 0 {
+			continue
+		}
+		slices.Sort(ms)
+		if n := len(ms); n%2 == 1 {
+			out[s] = ms[n/2]
+		} else {
+			out[s] = (ms[n/2-1] + ms[n/2]) / 2
+		}
+	}
+	return out
+}
+
 // scaleSteps are the names stepClock reports, in pipeline order.
 var scaleSteps = []string{"input", "diff", "render-diff", "debate", "render-debate", "scoring", "render-scoring",
 	"plan", "render-plan", "merge", "render-merge"}
@@ -101,8 +129,10 @@ var scaleSteps = []string{"input", "diff", "render-diff", "debate", "render-deba
 // short sections (1k, 5k, 10k, 20k) against a normal 50 KB specification and
 // reports each step's wall and CPU time per run ("<step>-ms",
 // "<step>-cpu-ms") and the growth of its CPU time per doubling of n since
-// the previous size ("<step>-x2", against the mean of that size's runs
-// with -count): a step that is linear shows 2, n log n a little above,
+// the previous size ("<step>-x2": the median of this size's runs against
+// the mean of the previous size's medians with -count; run it with
+// -benchtime 3x so that one disturbed run does not decide a figure): a
+// step that is linear shows 2, n log n a little above,
 // and a quadratic one 4. The acceptance bar is 2.5. Steps under 5 ms at
 // both sizes report no growth: their ratio is noise. The runner keeps its
 // steps serial and the clock collects garbage between them, so that a
@@ -149,7 +179,8 @@ func BenchmarkPipelineSteps(b *testing.B) {
 					}
 					runs++
 				}
-				cur := clock.report(b, runs)
+				clock.report(b, runs)
+				cur := clock.medianCPU()
 				cpu[n] = append(cpu[n], cur)
 				if k == 0 || cpu[sizes[k-1]] == nil {
 					return
