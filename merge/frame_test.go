@@ -87,3 +87,25 @@ func TestFrameTitleDropsReplacedChoice(t *testing.T) {
 	assert.Contains(t, m.Output, "# Subprocess\n<!-- Source: Base (original, modified) — title neutralised: it named one variant's perspective over merged content; \"Sidecar-Only\" stated the base's value the merge replaced -->\n")
 	assert.Contains(t, m.Output, "**Choice: configurable, halting on regression.**")
 }
+
+// FuzzTitleRewrites runs the title rewrites on arbitrary titles (they
+// come from the variants): no panic, a title never empties, and the
+// rewrites only remove text — every part kept is in the input.
+func FuzzTitleRewrites(f *testing.F) {
+	for _, s := range []string{"Proposal A — Background Subprocess, Sidecar-Only, Opt-in Flag", "Phase 6. Test hardening", ", , ,", " — ", "Bug 1 Fix: x"} {
+		f.Add(s, "Phase 5: Polish & Validation", "**Choice: sidecar-only.**", "**Choice: configurable.**")
+	}
+	f.Fuzz(func(t *testing.T, title, src, old, nw string) {
+		got, dropped := dropReplacedParts(title, []Amendment{{Old: old, New: nw}})
+		if len(dropped) > 0 && strings.TrimSpace(got) == "" {
+			t.Fatalf("dropReplacedParts(%q) emptied the title", title)
+		}
+		for _, p := range titleListRE.Split(got, -1) {
+			if !strings.Contains(title, p) {
+				t.Fatalf("dropReplacedParts(%q) = %q: part %q is not the title's", title, got, p)
+			}
+		}
+		_, _ = replacedTitle(title, src)
+		_ = neutralTitle(title, []string{src})
+	})
+}
