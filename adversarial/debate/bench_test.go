@@ -109,18 +109,7 @@ func BenchmarkDebateScale(b *testing.B) {
 	sizes := []int{5000, 10000, 20000}
 	cpu := map[int]float64{}
 	for k, n := range sizes {
-		var docs []*diff.Document
-		for i := range 2 {
-			d, err := diff.Parse(fmt.Sprintf("big%d.md", i+1), samplegen.Sections(uint64(i+1), n))
-			if err != nil {
-				b.Fatal(err)
-			}
-			docs = append(docs, d)
-		}
-		a, err := diff.Analyze(context.Background(), docs, diff.WithClock(fixedClock))
-		if err != nil {
-			b.Fatal(err)
-		}
+		docs, a, _ := analysed(b, 2, func(i int) []byte { return samplegen.Sections(uint64(i+1), n) })
 		b.Run(fmt.Sprintf("sections=%d", n), func(b *testing.B) {
 			var spent time.Duration
 			for b.Loop() {
@@ -177,10 +166,17 @@ func BenchmarkTranscript(b *testing.B) {
 // them, returning the documents, the analysis and the bytes parsed.
 func analysedSpecs(b *testing.B) ([]*diff.Document, *diff.Analysis, int) {
 	b.Helper()
+	return analysed(b, 10, func(i int) []byte { return samplegen.Spec(uint64(i+1), 100<<10) })
+}
+
+// analysed parses n variants made by gen and analyses them, returning the
+// documents, the analysis and the bytes parsed.
+func analysed(b *testing.B, n int, gen func(i int) []byte) ([]*diff.Document, *diff.Analysis, int) {
+	b.Helper()
 	var docs []*diff.Document
 	total := 0
-	for i := range 10 {
-		src := samplegen.Spec(uint64(i+1), 100<<10)
+	for i := range n {
+		src := gen(i)
 		total += len(src)
 		d, err := diff.Parse(fmt.Sprintf("v%d.md", i+1), src)
 		if err != nil {
