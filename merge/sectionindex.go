@@ -12,16 +12,23 @@ import (
 // sectionIndex answers locate's questions about one document without
 // scanning its sections: the first section of each normalised title (with
 // and without its number), of each title and number together, of each
-// explicit heading number and of each outline number, and, for titles
-// that match only by word overlap, the sections grouped by their word set
-// with an inverted index from words to groups.
+// explicit heading number and of each outline number, and the first child
+// of each title under each parent. Titles that match only by word overlap
+// are looked up in the document's titleOverlap index, built the first time
+// one is asked for.
 type sectionIndex struct {
 	fullFirst, strippedFirst   firstOf // title → first section
 	fullNumber, strippedNumber firstOf // title + number → first section
 	explicit, outline          map[string]int
 	children                   map[childKey]int // the first child of each title under each parent
-	groups                     []wordGroup
-	byWord                     map[string][]int // word → groups holding it, ascending
+}
+
+// titleOverlap groups a document's sections by the word set of their title,
+// with an inverted index from words to groups, for the titles that match
+// only by word overlap (see [titleOverlap.similar]).
+type titleOverlap struct {
+	groups []wordGroup
+	byWord map[string][]int // word → groups holding it, ascending
 }
 
 // childKey is a parent section (-1: the top level) and a child's title,
@@ -40,13 +47,9 @@ func (x *sectionIndex) childTitled(parent int, title string) (int, bool) {
 }
 
 // firstOf maps a key (and a number) to the first section that has it.
+// It is filled from the last section to the first, so that one write per
+// key, without a lookup before it, leaves the first section in place.
 type firstOf map[[2]string]int
-
-func (f firstOf) note(key, number string, i int) {
-	if _, ok := f[[2]string{key, number}]; !ok {
-		f[[2]string{key, number}] = i
-	}
-}
 
 // first returns the first section with key and number, or -1.
 func (f firstOf) first(key, number string) int {
@@ -60,12 +63,68 @@ func (f firstOf) first(key, number string) int {
 // any title equally, so the first of them wins unless a later one's
 // number matches.
 type wordGroup struct {
-	set      words.Set
-	first    int
-	byNumber map[string]int // number (explicit or outline) → first section
+	set   words.Set
+	first int
+	// numbered holds the first section of each number (explicit or
+	// outline) while the group is small; byNumber replaces it when the
+	// group grows past a few numbers (one title repeated all over a
+	// document), so that a lookup never scans a long list.
+	numbered []numberedSection
+	byNumber map[string]int
 }
 
-type sectionIndexKey struct{}
+type numberedSection struct {
+	number  string
+	section int
+}
+
+// maxNumbered is the most numbers a group keeps in its list.
+const maxNumbered = 8
+
+func (g *wordGroup) note(number string, i int) {
+	if number == "" {
+		return
+	}
+	if g.byNumber != nil {
+		if _, seen := g.byNumber[number]; !seen {
+			g.byNumber[number] = i
+		}
+		return
+	}
+	for _, ns := range g.numbered {
+		if ns.number == number {
+			return
+		}
+	}
+	if len(g.numbered) < maxNumbered {
+		g.numbered = append(g.numbered, numberedSection{number, i})
+		return
+	}
+	g.byNumber = make(map[string]int, 2*maxNumbered)
+	for _, ns := range g.numbered {
+		g.byNumber[ns.number] = ns.section
+	}
+	g.numbered = nil
+	g.byNumber[number] = i
+}
+
+func (g *wordGroup) numberedAs(number string) (int, bool) {
+	if g.byNumber != nil {
+		i, ok := g.byNumber[number]
+		return i, ok
+	}
+	for _, ns := range g.numbered {
+		if ns.number == number {
+			return ns.section, true
+		}
+	}
+	return -1, false
+}
+
+type (
+	sectionIndexKey struct{}
+	titleOverlapKey   struct{}
+)
 
 // indexOf returns d's index, built once per document (see
 // [diff.Document.Memo]).
@@ -73,51 +132,60 @@ func indexOf(d *diff.Document) *sectionIndex {
 	return d.Memo(sectionIndexKey{}, func() any { return newSectionIndex(d) }).(*sectionIndex)
 }
 
+// titleOverlapOf returns d's word-overlap index, built once per document
+// and only for documents where an exact lookup failed.
+func titleOverlapOf(d *diff.Document) *titleOverlap {
+	return d.Memo(titleOverlapKey{}, func() any { return newTitleOverlap(d) }).(*titleOverlap)
+}
+
 func newSectionIndex(d *diff.Document) *sectionIndex {
+	n := len(d.Sections)
 	x := &sectionIndex{
-		fullFirst: firstOf{}, strippedFirst: firstOf{}, fullNumber: firstOf{}, strippedNumber: firstOf{},
-		explicit: map[string]int{}, outline: map[string]int{}, byWord: map[string][]int{}, children: map[childKey]int{},
+		fullFirst: make(firstOf, n), strippedFirst: make(firstOf, n),
+		fullNumber: make(firstOf, n), strippedNumber: make(firstOf, n),
+		explicit: map[string]int{}, outline: make(map[string]int, n), children: make(map[childKey]int, n),
 	}
-	stripped := make([]string, len(d.Sections))
+	stripped := make([]string, n)
 	for i, s := range d.Sections {
 		stripped[i] = normTitle(refs.StripNumber(s.Title))
 	}
-	noteChild := func(parent, k int) {
-		if _, ok := x.children[childKey{parent, stripped[k]}]; !ok {
-			x.children[childKey{parent, stripped[k]}] = k
+	// Every map below is written from the last section to the first: the
+	// first section with a key is written last and stays.
+	noteChildren := func(parent int, ks []int) {
+		for j := len(ks) - 1; j >= 0; j-- {
+			x.children[childKey{parent, stripped[ks[j]]}] = ks[j]
 		}
 	}
+	noteChildren(-1, d.TopLevel())
 	for p, s := range d.Sections {
-		for _, k := range s.Children {
-			noteChild(p, k)
+		noteChildren(p, s.Children)
+	}
+	for i := n - 1; i >= 0; i-- {
+		s := d.Sections[i]
+		full := normTitle(s.Title)
+		number := s.Number // the reference's number: explicit, else the outline's
+		if explicit, _, _, ok := refs.HeadingNumber(s.Title); ok {
+			x.explicit[explicit] = i
+			number = explicit
+		}
+		x.outline[s.Number] = i
+		x.fullFirst[[2]string{full, ""}] = i
+		x.strippedFirst[[2]string{stripped[i], ""}] = i
+		for _, num := range [2]string{number, s.Number} {
+			if num != "" {
+				x.fullNumber[[2]string{full, num}] = i
+				x.strippedNumber[[2]string{stripped[i], num}] = i
+			}
 		}
 	}
-	for _, k := range d.TopLevel() {
-		noteChild(-1, k)
-	}
+	return x
+}
+
+func newTitleOverlap(d *diff.Document) *titleOverlap {
+	x := &titleOverlap{byWord: map[string][]int{}}
 	groupOf := map[string]int{}
 	for i, s := range d.Sections {
-		bare := refs.StripNumber(s.Title)
-		full := normTitle(s.Title)
-		ref := refOf(d, i)
-		if n, _, _, ok := refs.HeadingNumber(s.Title); ok {
-			if _, seen := x.explicit[n]; !seen {
-				x.explicit[n] = i
-			}
-		}
-		if _, seen := x.outline[s.Number]; !seen {
-			x.outline[s.Number] = i
-		}
-		x.fullFirst.note(full, "", i)
-		x.strippedFirst.note(stripped[i], "", i)
-		numbers := []string{ref.Number, s.Number}
-		for _, n := range numbers {
-			if n != "" {
-				x.fullNumber.note(full, n, i)
-				x.strippedNumber.note(stripped[i], n, i)
-			}
-		}
-		set := words.NewSet(bare)
+		set := words.NewSet(refs.StripNumber(s.Title))
 		if len(set) == 0 {
 			continue // overlaps nothing (see words.Set.Dice)
 		}
@@ -126,16 +194,14 @@ func newSectionIndex(d *diff.Document) *sectionIndex {
 		if !ok {
 			g = len(x.groups)
 			groupOf[key] = g
-			x.groups = append(x.groups, wordGroup{set: set, first: i, byNumber: map[string]int{}})
+			x.groups = append(x.groups, wordGroup{set: set, first: i})
 			for _, w := range set {
 				x.byWord[w] = append(x.byWord[w], g)
 			}
 		}
-		for _, n := range numbers {
-			if _, seen := x.groups[g].byNumber[n]; !seen && n != "" {
-				x.groups[g].byNumber[n] = i
-			}
-		}
+		ref := refOf(d, i)
+		x.groups[g].note(ref.Number, i)
+		x.groups[g].note(s.Number, i)
 	}
 	return x
 }
@@ -148,7 +214,7 @@ func newSectionIndex(d *diff.Document) *sectionIndex {
 // and one of b words sharing o overlap 2o/(a+b) ≥ t only if o ≥ t·a/(2−t)
 // (as b ≥ o), so such a title holds at least one of any a−o+1 words of set:
 // the groups of set's rarest a−o+1 words are the candidates.
-func (x *sectionIndex) similar(set words.Set, number string) (int, bool) {
+func (x *titleOverlap) similar(set words.Set, number string) (int, bool) {
 	if len(set) == 0 {
 		return -1, false
 	}
@@ -186,7 +252,7 @@ func (x *sectionIndex) similar(set words.Set, number string) (int, bool) {
 			}
 			consider(grp.first, score)
 			if number != "" {
-				if i, ok := grp.byNumber[number]; ok {
+				if i, ok := grp.numberedAs(number); ok {
 					consider(i, score+1) // the number breaks ties between similar titles
 				}
 			}

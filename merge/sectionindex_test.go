@@ -85,6 +85,9 @@ func TestLocateIndexMatchesScan(t *testing.T) {
 		"repeats": []byte("# T\n\n## 1. Error Handling\n\n### 1.1 Retry Policy\n\n## 2. Error Handling Strategy\n\n" +
 			"### 2.1 Retry Policy\n\n## Retry\n\n## 3. Error Handling\n\n### Section 3.1 Retry policy\n\n## 1. Notes\n\n## The\n\n## 4\n" +
 			"## 5. Alpha Beta Delta\n\n## 6. Alpha Beta Gamma\n\n## 7. Alpha Beta Gamma\n"),
+		// one title under more numbers than a word group lists before it
+		// keeps them in a map
+		"one title": []byte(strings.Repeat("## Open Questions and Risks\n\nText.\n\n### Open Risks and Questions\n\n", 2*maxNumbered+3)),
 	}
 	r := rand.New(rand.NewPCG(7, 11))
 	extra := []string{"strategy", "policy", "of", "the", "plan", "3.2", "Item", "Data"}
@@ -108,6 +111,27 @@ func TestLocateIndexMatchesScan(t *testing.T) {
 		}
 		questions = append(questions, SectionRef{Title: "nothing like it"}, SectionRef{Number: "99.9"}, SectionRef{Title: "the of"},
 			SectionRef{Title: "Alpha Beta Gamma Delta"}, SectionRef{Number: "7", Title: "Gamma Alpha Delta Beta"})
+		// the first child of each title under each parent
+		x := indexOf(d)
+		parents := map[int][]int{-1: d.TopLevel()}
+		for p, s := range d.Sections {
+			parents[p] = s.Children
+		}
+		for p, ks := range parents {
+			for _, k := range ks {
+				title := normTitle(refs.StripNumber(d.Sections[k].Title))
+				want := k
+				for _, j := range ks {
+					if normTitle(refs.StripNumber(d.Sections[j].Title)) == title {
+						want = j
+						break
+					}
+				}
+				got, ok := x.childTitled(p, title)
+				require.True(t, ok)
+				require.Equal(t, want, got, "%s: child %q of %d", name, title, p)
+			}
+		}
 		for _, q := range questions {
 			wi, wok := locateScan(d, q)
 			gi, gok := locate(d, q)

@@ -104,7 +104,7 @@ func locate(d *diff.Document, r SectionRef) (int, bool) {
 	if best >= 0 {
 		return best, true
 	}
-	return x.similar(words.NewSet(refs.StripNumber(r.Title)), r.Number)
+	return titleOverlapOf(d).similar(words.NewSet(refs.StripNumber(r.Title)), r.Number)
 }
 
 // matchTitle returns the section of d whose title names the same section
