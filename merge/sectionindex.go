@@ -123,7 +123,7 @@ func (g *wordGroup) numberedAs(number string) (int, bool) {
 
 type (
 	sectionIndexKey struct{}
-	titleOverlapKey   struct{}
+	titleOverlapKey struct{}
 )
 
 // indexOf returns d's index, built once per document (see
