@@ -47,6 +47,11 @@ type run struct {
 	firstOutOnce sync.Once
 
 	latest *int // latestRevision's answer, once found
+	// decisions indexes a debate result's decisions by point (see decision)
+	decisions struct {
+		of *debate.Result
+		by map[string]debate.Decision
+	}
 
 	failed bool
 	cause  error // why the run failed, for Run's error

@@ -303,7 +303,7 @@ func (x *run) conflictWinner(d *debate.Result, k merge.ResolvedConflict, base in
 		}
 	}
 	if d != nil && k.Point != "" {
-		if dec, ok := d.Decision(k.Point); ok && dec.Resolved() && gives(dec.Winner) {
+		if dec, ok := x.decision(d, k.Point); ok && dec.Resolved() && gives(dec.Winner) {
 			return dec.Winner, fmt.Sprintf("debate: %s won %s (round %d, confidence %d%%)", "Variant "+dec.Winner, k.Point, dec.Round, dec.Confidence)
 		}
 	}
@@ -317,6 +317,20 @@ func (x *run) conflictWinner(d *debate.Result, k merge.ResolvedConflict, base in
 		return label(base), "the base: the debate left it open and no value has a majority, so the variant scoring chose keeps its own"
 	}
 	return k.Values[0].Variant, "the first variant in input order: the debate left it open, no value has a majority and the base gives none"
+}
+
+// decision is d.Decision(point) through an index built once per result:
+// the plan asks for the decision of every conflict, hundreds in a run of
+// ten variants, and Decision scans the decisions.
+func (x *run) decision(d *debate.Result, point string) (debate.Decision, bool) {
+	if x.decisions.of != d {
+		x.decisions.of, x.decisions.by = d, make(map[string]debate.Decision, len(d.Decisions))
+		for i := len(d.Decisions) - 1; i >= 0; i-- { // the first of a point's decisions stays, as Decision returns it
+			x.decisions.by[d.Decisions[i].Point] = d.Decisions[i]
+		}
+	}
+	dec, ok := x.decisions.by[point]
+	return dec, ok
 }
 
 // valueOf is the value a field gives, as the merge states it: up to the
