@@ -375,8 +375,9 @@ func Analyze(ctx context.Context, docs []*Document, opts ...Option) (*Analysis, 
 // that documents are measured in parallel while the alignment, which
 // compares them, runs. Every value lands in the document's memo, where
 // the steps find it (or wait for it) as they would have computed it: the
-// analysis is the same. The documents share a cache of classified
-// sentences (see [claimCache]): variants repeat most of their text. The
+// analysis is the same. The documents share caches of classified
+// sentences and of read fields (see [claimCache], [fieldCache]): variants
+// repeat most of their text. The
 // returned function waits for the goroutines.
 func warmDocuments(docs []*Document) (wait func()) {
 	var g errgroup.Group
@@ -384,14 +385,14 @@ func warmDocuments(docs []*Document) (wait func()) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		cache := newClaimCache()
+		cache, fields := newClaimCache(), newFieldCache()
 		for _, d := range docs {
 			if d.memo == nil {
 				continue // nowhere to keep the values
 			}
 			g.Go(func() error {
 				sharedClaimsWith(d, cache)
-				docFieldRefs(d)
+				docFieldRefsWith(d, fields)
 				d.BlockIndicators()
 				return nil
 			})

@@ -92,7 +92,7 @@ type fieldsKey struct{}
 // is in, or empty for the document's header. A parsed document extracts
 // its fields once and hands out copies.
 func ExtractFields(doc *Document, variant int) []Field {
-	base := doc.Memo(fieldsKey{}, func() any { return extractFields(doc) }).([]Field)
+	base := doc.Memo(fieldsKey{}, func() any { return extractFields(doc, nil) }).([]Field)
 	out := slices.Clone(base)
 	for i := range out {
 		out[i].Variant = variant
@@ -121,8 +121,14 @@ type fldRef struct {
 // and context: the per-document part of compareFields and topicFields. Variant is 0 and topic -1; the
 // slice is shared, so callers copy each element before changing it.
 func docFieldRefs(d *Document) []fldRef {
+	return docFieldRefsWith(d, nil)
+}
+
+// docFieldRefsWith is docFieldRefs reading lines, values and item titles
+// through a cache the documents of one analysis share (nil for none).
+func docFieldRefsWith(d *Document, fc *fieldCache) []fldRef {
 	return d.Memo(fieldRefsKey{}, func() any {
-		fields := d.Memo(fieldsKey{}, func() any { return extractFields(d) }).([]Field)
+		fields := d.Memo(fieldsKey{}, func() any { return extractFields(d, fc) }).([]Field)
 		out := make([]fldRef, 0, len(fields))
 		// Many fields share an item (the section's title) and a context:
 		// each is derived once. Keys and contexts are never changed in
@@ -134,10 +140,10 @@ func docFieldRefs(d *Document) []fldRef {
 		}
 		contexts := map[place]words.Set{}
 		for _, f := range fields {
-			nv := fldNormalise(f)
+			nv := fldNormaliseWith(f, fc)
 			key, ok := keys[f.Item]
 			if !ok {
-				key = newFldItemKey(f.Item)
+				key = fc.itemKey(f.Item)
 				keys[f.Item] = key
 			}
 			r := fldRef{Field: f, norm: nv, class: fldClass(f.Name, nv), key: key, topic: -1}

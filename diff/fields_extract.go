@@ -14,7 +14,7 @@ import (
 // Reading fields from a document's source: labelled lines, the top-level
 // lines of YAML code blocks, and table columns that hold labels.
 
-func extractFields(doc *Document) []Field {
+func extractFields(doc *Document, fc *fieldCache) []Field {
 	line := fldSourceLines(doc)
 	header := fldHeaderSections(doc)
 	count := map[string]int{}
@@ -41,13 +41,13 @@ func extractFields(doc *Document) []Field {
 			for end < len(doc.Blocks) && doc.Blocks[end].Kind == TableRow && !doc.Blocks[end].Header {
 				end++
 			}
-			out = append(out, fldTable(doc.Blocks[bi:end], line)...)
+			out = append(out, fldTable(doc.Blocks[bi:end], line, fc)...)
 			bi = end - 1
 		case Code:
 			out = append(out, fldYAML(b, line, item(b.Section))...)
 		default:
 			for n := b.Line; n <= b.EndLine; n++ {
-				for _, f := range fldLabelledLine(line(n)) {
+				for _, f := range fc.labelledLine(line(n)) {
 					f.Section, f.Line, f.Item = b.Section, n, item(b.Section)
 					if f.Item == "" && fldProvenance(f.Name) {
 						continue // who wrote a variant, and when, is not what it says
@@ -358,7 +358,7 @@ func fldYAML(b Block, line func(int) string, item string) []Field {
 
 // fldTable reads one table: the columns whose cells are mostly labels
 // (severities, verdicts, statuses) are fields of the row's item.
-func fldTable(rows []Block, line func(int) string) []Field {
+func fldTable(rows []Block, line func(int) string, fc *fieldCache) []Field {
 	if len(rows) < 2 || !rows[0].Header || len(rows[0].Cells) < 2 {
 		return nil
 	}
@@ -374,7 +374,7 @@ func fldTable(rows []Block, line func(int) string) []Field {
 				continue
 			}
 			filled++
-			if v := normaliseFieldValue(r.Cells[c], true, FormTable); v.kind == fvEnum && v.scale != fscaleToken {
+			if v := fc.normalise(r.Cells[c], true, FormTable); v.kind == fvEnum && v.scale != fscaleToken {
 				labels++
 			}
 		}

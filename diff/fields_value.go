@@ -52,15 +52,21 @@ type fldValue struct {
 // fldNormalise normalises a field's value; a labelled list of code spans
 // ("**Scope**: `commands.py`, `executor.py`") is the set of what it names.
 func fldNormalise(f Field) fldValue {
+	return fldNormaliseWith(f, nil)
+}
+
+// fldNormaliseWith is fldNormalise with the normalised values of a cache
+// (nil for none).
+func fldNormaliseWith(f Field, fc *fieldCache) fldValue {
 	if f.Form == FormLabel && f.raw != "" {
 		if nv, ok := codeList(f.raw); ok {
 			return nv
 		}
 	}
 	if f.lines {
-		return normaliseFieldValue(f.Value+" lines", f.Bounded, f.Form)
+		return fc.normalise(f.Value+" lines", f.Bounded, f.Form)
 	}
-	return normaliseFieldValue(f.Value, f.Bounded, f.Form)
+	return fc.normalise(f.Value, f.Bounded, f.Form)
 }
 
 // codeList reads a value made of code spans, each optionally followed by
