@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"regexp"
 	"runtime"
 	"slices"
 	"strings"
@@ -641,20 +640,19 @@ func sectionRef(d *Document, i int) string {
 		return ""
 	}
 	s := d.Sections[i]
-	if s.Number == "" || headingNumber.MatchString(s.Title) {
+	if _, own := headingNumberEnd(s.Title); s.Number == "" || own {
 		return s.Title // "### 2.1 Goals" already says where it is
 	}
 	return s.Number + " " + s.Title
 }
 
-// headingNumber matches a title that starts with its own section number:
-// "3. Requirements", "2.1 Goals", "4)".
-var headingNumber = regexp.MustCompile(`^\d+(?:\.\d+)*[.)]?(?:\s|$)`)
+// A title can start with its own section number: "3. Requirements",
+// "2.1 Goals", "4)". headingNumberEnd (scan.go) finds where it ends.
 
 // bareTitle drops a title's own number: "3. Requirements" → "Requirements".
 func bareTitle(title string) string {
-	if loc := headingNumber.FindStringIndex(title); loc != nil && loc[1] < len(title) {
-		return strings.TrimSpace(title[loc[1]:])
+	if end, ok := headingNumberEnd(title); ok && end < len(title) {
+		return strings.TrimSpace(title[end:])
 	}
 	return title
 }

@@ -1,0 +1,78 @@
+package diff
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// The expressions the matchers of scan.go replace, kept as their oracles.
+var (
+	percentileRE  = regexp.MustCompile(`(?i)^[^,;.]{0,24}?\b(?:at\s+(?:the\s+)?(\d{1,2}(?:\.\d+)?)(?:st|nd|rd|th)\s+percentile|p(\d{2}(?:\.\d+)?)\b)`)
+	headingNumber = regexp.MustCompile(`^\d+(?:\.\d+)*[.)]?(?:\s|$)`)
+)
+
+var scanInputs = []string{
+	"", " ", "1", "1.", "1.2", "1.2.", "1.2.3 Goals", "3. Requirements", "2.1 Goals", "4)", "4) x", "4)x", "12x", "1.x", "1. x",
+	"1..2 a", "1.2)", "1.2) ", "1\t", "1\n", "1\v", "1\u00a0x", "§1", "a1", "٣ Arabic", "10.20.30.", "1.2.3.4)\r",
+	"latency at the 95th percentile", "at p99, the", "p99 latency", ", p99", "200 ms at the 99.9th percentile for reads",
+	"ms p95", "ms — with p50 at", "ms at the\n95th percentile", "ms, then at the 95th percentile", "ms (p99)", "ms at P99",
+	"ms At The 99Th Percentile", "\xff p99", "ééééééééééééééééééééééé p99", "ééééééééééééééééééééééééé p99",
+	"at 1ſt percentile", "at 1St percentile", "at 2nd  percentiles", "at 3RD\tpercentile", "at 950th percentile",
+	"at 9.th percentile", "at 9.5th percentile", "at the the 5th percentile", "at the5th percentile", "at  5th percentile",
+	"at5th percentile", "xat 5th percentile", "_p99", "p99_", "p99.9", "p99.9x", "p99.x", "p999", "p9", "p99.", "P50.25 ms",
+	"at 95th percentile", "at 95thpercentile", "at 95th\npercentile", "at 95th perCENTile", "what p99", "at 95th percentilé",
+	"abcdefghijklmnopqrstuvwx p99", "abcdefghijklmnopqrstuvw p99", "at the 95th, p99", "a.p99", "at the 5th percentile p99",
+	"at ٥th percentile", "at 5tH percentile", "at 5ſT percentile", "at 5st percentile",
+}
+
+func oracleHeadingNumberEnd(s string) (int, bool) {
+	if loc := headingNumber.FindStringIndex(s); loc != nil {
+		return loc[1], true
+	}
+	return 0, false
+}
+
+func oraclePercentile(s string) string {
+	m := percentileRE.FindStringSubmatch(s)
+	if m == nil {
+		return ""
+	}
+	return m[1] + m[2]
+}
+
+func checkScanners(t *testing.T, s string) {
+	t.Helper()
+	wantEnd, wantOK := oracleHeadingNumberEnd(s)
+	if end, ok := headingNumberEnd(s); end != wantEnd || ok != wantOK {
+		t.Errorf("headingNumberEnd(%q) = %d, %v; the expression says %d, %v", s, end, ok, wantEnd, wantOK)
+	}
+	if got, want := percentileMatch(s), oraclePercentile(s); got != want {
+		t.Errorf("percentileMatch(%q) = %q; the expression says %q", s, got, want)
+	}
+}
+
+func TestScannersMatchExpressions(t *testing.T) {
+	matched := 0
+	for _, s := range append(append(scanInputs, phraseInputs...), fastPathInputs...) {
+		checkScanners(t, s)
+		if oraclePercentile(s) != "" {
+			matched++
+		}
+		// the same text further on, as the callers meet it
+		checkScanners(t, "x "+s)
+		checkScanners(t, strings.ToUpper(s))
+	}
+	if matched < 10 {
+		t.Fatalf("only %d inputs match the percentile expression: the cases test little", matched)
+	}
+}
+
+func FuzzScanners(f *testing.F) {
+	for _, s := range scanInputs {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		checkScanners(t, s)
+	})
+}
