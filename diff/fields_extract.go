@@ -110,24 +110,17 @@ func fldProvenance(name string) bool {
 
 // ---- labelled lines ----
 
-var (
-	// "**Key**: value" and "**Key:** value", bold or italic.
-	fldLabelKeyREs = []*regexp.Regexp{
-		regexp.MustCompile(`^\*\*([^*\n]+?)\*\*\s*[:：]\s*(.*)$`),
-		regexp.MustCompile(`^\*\*([^*\n]+?)[:：]\*\*\s*(.*)$`),
-		regexp.MustCompile(`^__([^_\n]+?)__\s*[:：]\s*(.*)$`),
-		regexp.MustCompile(`^__([^_\n]+?)[:：]__\s*(.*)$`),
-		regexp.MustCompile(`^\*([^*\n]+?)\*\s*[:：]\s*(.*)$`),
-		regexp.MustCompile(`^\*([^*\n]+?)[:：]\*\s*(.*)$`),
-	}
-	// fldLabelKeyOpen is the markup each of fldLabelKeyREs opens with.
-	fldLabelKeyOpen = []string{"**", "**", "__", "__", "*", "*"}
-	// "**Key: value**rest": the value is the rest of the bold span.
-	fldLabelSpanRE = regexp.MustCompile(`^\*\*([^*:\n]+?):\s+([^*\n]+?)\*\*(.*)$`)
-	// "Key: value" without markup.
-	fldPlainKeyRE = regexp.MustCompile(`^([A-Za-z][A-Za-z0-9 _./()&'-]*?)\s*:\s+(\S.*)$`)
-	fldListMarkRE = regexp.MustCompile(`^(?:[-*+]|\d{1,3}[.)])\s+(?:\[[ xX]\]\s+)?`)
-)
+// The label patterns, matched by hand (scan.go; the expressions are the
+// oracles of scan_test.go):
+//
+//   - "**Key**: value" and "**Key:** value", bold or italic (labelKeyMatch);
+//   - "**Key: value**rest": the value is the rest of the bold span
+//     (labelSpanMatch);
+//   - "Key: value" without markup (plainKeyMatch);
+//   - the list mark before any of them (listMarkEnd).
+
+// fldLabelKeyOpen is the markup each of the label-key patterns opens with.
+var fldLabelKeyOpen = []string{"**", "**", "__", "__", "*", "*"}
 
 // fldLabelledLine reads the labelled fields of one source line: usually
 // one, several when segments separated by " | " each start with a bold
@@ -138,8 +131,8 @@ func fldLabelledLine(src string) []Field {
 	}
 	quote := strings.TrimSpace(src)
 	s := strings.TrimLeft(quote, "> \t")
-	if m := fldListMarkRE.FindStringIndex(s); m != nil {
-		s = s[m[1]:] // the pattern is anchored and never empty: one match at most
+	if end, ok := listMarkEnd(s); ok {
+		s = s[end:]
 	}
 	if s == "" {
 		return nil
@@ -178,43 +171,43 @@ func hasColon(s string) bool {
 func fldLabelled(s string) (Field, bool) {
 	if strings.HasPrefix(s, "*") || strings.HasPrefix(s, "_") { // a bold or italic label opens with its markup
 		if strings.HasPrefix(s, "**") {
-			if m := fldLabelSpanRE.FindStringSubmatch(s); m != nil && fldKeyOK(m[1]) {
-				return Field{Name: fldPlain(m[1]), Value: strings.TrimSpace(fldPlain(m[2])), Bounded: true}, true
+			if key, value, _, ok := labelSpanMatch(s); ok && fldKeyOK(key) {
+				return Field{Name: fldPlain(key), Value: strings.TrimSpace(fldPlain(value)), Bounded: true}, true
 			}
 		}
-		for k, re := range fldLabelKeyREs {
-			if !strings.HasPrefix(s, fldLabelKeyOpen[k]) {
+		for k, open := range fldLabelKeyOpen {
+			if !strings.HasPrefix(s, open) {
 				continue // the pattern opens with other markup
 			}
-			m := re.FindStringSubmatch(s)
-			if m == nil {
+			key, value, ok := labelKeyMatch(s, k)
+			if !ok {
 				continue
 			}
-			if hasColon(m[1]) || !fldKeyOK(m[1]) {
+			if hasColon(key) || !fldKeyOK(key) {
 				return Field{}, false
 			}
-			val, bounded := fldValueSpan(m[2])
+			val, bounded := fldValueSpan(value)
 			if val == "" {
 				return Field{}, false
 			}
-			return Field{Name: fldPlain(m[1]), Value: val, Bounded: bounded, raw: m[2]}, true
+			return Field{Name: fldPlain(key), Value: val, Bounded: bounded, raw: value}, true
 		}
 	}
 	if !fldPlainKeyShape(s) {
 		return Field{}, false
 	}
-	if m := fldPlainKeyRE.FindStringSubmatch(s); m != nil && fldKeyOK(m[1]) && unicode.IsUpper(rune(m[1][0])) && !sentenceStart(m[1]) {
-		val, bounded := fldValueSpan(m[2])
+	if key, value, ok := plainKeyMatch(s); ok && fldKeyOK(key) && unicode.IsUpper(rune(key[0])) && !sentenceStart(key) {
+		val, bounded := fldValueSpan(value)
 		if val == "" {
 			return Field{}, false
 		}
-		return Field{Name: fldPlain(m[1]), Value: val, Bounded: bounded, raw: m[2]}, true
+		return Field{Name: fldPlain(key), Value: val, Bounded: bounded, raw: value}, true
 	}
 	return Field{}, false
 }
 
 // fldPlainKeyShape reports whether s can be a plain "Key: value" line
-// that fldLabelled takes: fldPlainKeyRE's key holds no colon, so its colon
+// that fldLabelled takes: plainKeyMatch's key holds no colon, so its colon
 // is the first one; before it come only the key's characters and spaces,
 // after it a space; and the key starts with an upper-case ASCII letter.
 func fldPlainKeyShape(s string) bool {

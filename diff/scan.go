@@ -1,6 +1,9 @@
 package diff
 
-import "unicode/utf8"
+import (
+	"strings"
+	"unicode/utf8"
+)
 
 // Hand-written matchers standing in for regular expressions on hot
 // paths. Each answers exactly as the expression it replaces, which the
@@ -183,4 +186,192 @@ func percentileP(s string, i int) (string, bool) {
 		return s[i+1 : end], true
 	}
 	return "", false
+}
+
+// restOfLine is (.*)$ at i after a greedy \s*: the text from the first
+// non-blank at or after i to the end, which must hold no newline (. does
+// not match one). Giving back blanks cannot help: the newline stays.
+func restOfLine(s string, i int) (string, bool) {
+	i = skipRESpace(s, i)
+	if strings.IndexByte(s[i:], '\n') >= 0 {
+		return "", false
+	}
+	return s[i:], true
+}
+
+// fullWidthColon is '：' (U+FF1A), which labels accept as a colon.
+const fullWidthColon = "\uFF1A"
+
+// colonAt returns the end of ':' or '：' at i, or -1.
+func colonAt(s string, i int) int {
+	if i < len(s) && s[i] == ':' {
+		return i + 1
+	}
+	if strings.HasPrefix(s[i:], fullWidthColon) {
+		return i + len(fullWidthColon)
+	}
+	return -1
+}
+
+// colonBefore returns where a ':' or '：' ending at j starts, or -1.
+func colonBefore(s string, j int) int {
+	if j > 0 && s[j-1] == ':' {
+		return j - 1
+	}
+	if strings.HasSuffix(s[:j], fullWidthColon) {
+		return j - len(fullWidthColon)
+	}
+	return -1
+}
+
+// labelKeyMatch is the submatches key, value of the label patterns
+// fldLabelKeyREs (k indexes them, in their order):
+//
+//	^M([^m\n]+?)M\s*[:：]\s*(.*)$   (k even: the colon after the markup)
+//	^M([^m\n]+?)[:：]M\s*(.*)$      (k odd: the colon inside it)
+//
+// where M is "**", "__" or "*" and m its character. The key holds
+// neither m nor a newline, so the markup that closes it is the first m;
+// whether its lazy repetition stops earlier changes nothing, since
+// the closing markup must follow.
+func labelKeyMatch(s string, k int) (key, value string, ok bool) {
+	open := fldLabelKeyOpen[k]
+	if !strings.HasPrefix(s, open) {
+		return "", "", false
+	}
+	m := open[0]
+	from := len(open)
+	j := from
+	for j < len(s) && s[j] != m && s[j] != '\n' {
+		j++
+	}
+	if j == len(s) || s[j] != m || !strings.HasPrefix(s[j:], open) {
+		return "", "", false
+	}
+	after := j + len(open)
+	if k%2 == 0 {
+		key = s[from:j]
+		c := colonAt(s, skipRESpace(s, after))
+		if c < 0 {
+			return "", "", false
+		}
+		after = c
+	} else {
+		c := colonBefore(s, j)
+		if c < 0 {
+			return "", "", false
+		}
+		key = s[from:c]
+	}
+	if key == "" {
+		return "", "", false
+	}
+	value, ok = restOfLine(s, after)
+	return key, value, ok
+}
+
+// labelSpanMatch is fldLabelSpanRE.FindStringSubmatch(s)[1:]:
+//
+//	^\*\*([^*:\n]+?):\s+([^*\n]+?)\*\*(.*)$
+//
+// The key ends at the first '*', ':' or newline, which must be the
+// colon; the value at the first '*' or newline, which must open "**".
+// When the blanks after the colon run up to that "**", the value is the
+// last blank, given back by \s+ (unless it is a newline, which the value
+// cannot hold).
+func labelSpanMatch(s string) (key, value, rest string, ok bool) {
+	if !strings.HasPrefix(s, "**") {
+		return "", "", "", false
+	}
+	c := 2
+	for c < len(s) && s[c] != '*' && s[c] != ':' && s[c] != '\n' {
+		c++
+	}
+	if c == 2 || c == len(s) || s[c] != ':' {
+		return "", "", "", false
+	}
+	p := c + 1
+	w := skipRESpace(s, p)
+	if w == p {
+		return "", "", "", false
+	}
+	q := w
+	for q < len(s) && s[q] != '*' && s[q] != '\n' {
+		q++
+	}
+	if !strings.HasPrefix(s[q:], "**") {
+		return "", "", "", false
+	}
+	start := w
+	if q == w { // no value after the blanks: the last blank is the value
+		if w-1 < p+1 || s[w-1] == '\n' {
+			return "", "", "", false
+		}
+		start = w - 1
+	}
+	if strings.IndexByte(s[q+2:], '\n') >= 0 {
+		return "", "", "", false
+	}
+	return s[2:c], s[start:q], s[q+2:], true
+}
+
+// plainKeyMatch is fldPlainKeyRE.FindStringSubmatch(s)[1:]:
+//
+//	^([A-Za-z][A-Za-z0-9 _./()&'-]*?)\s*:\s+(\S.*)$
+//
+// Neither the key nor the blanks hold a colon, so the colon is the first
+// one; the lazy key ends at the last non-blank before it, and every
+// character before that must be a key's.
+func plainKeyMatch(s string) (key, value string, ok bool) {
+	c := strings.IndexByte(s, ':')
+	if c < 1 || !isLetterByte(s[0]) {
+		return "", "", false
+	}
+	end := c
+	for end > 1 && isRESpace(s[end-1]) {
+		end--
+	}
+	for i := 1; i < end; i++ {
+		switch ch := s[i]; {
+		case isLetterByte(ch), isDigit(ch):
+		case strings.IndexByte(" _./()&'-", ch) >= 0:
+		default:
+			return "", "", false
+		}
+	}
+	v := skipRESpace(s, c+1)
+	if v == c+1 || v == len(s) || strings.IndexByte(s[v:], '\n') >= 0 {
+		return "", "", false
+	}
+	return s[:end], s[v:], true
+}
+
+// listMarkEnd is fldListMarkRE.FindStringIndex(s)[1]:
+//
+//	^(?:[-*+]|\d{1,3}[.)])\s+(?:\[[ xX]\]\s+)?
+//
+// A fourth digit leaves a digit where [.)] must follow, and no blank can
+// be given back to a checkbox that opens with '['.
+func listMarkEnd(s string) (int, bool) {
+	i := 0
+	switch {
+	case s == "":
+		return 0, false
+	case s[0] == '-' || s[0] == '*' || s[0] == '+':
+		i = 1
+	default:
+		d := skipDigits(s, 0)
+		if d == 0 || d > 3 || d == len(s) || s[d] != '.' && s[d] != ')' {
+			return 0, false
+		}
+		i = d + 1
+	}
+	w := skipRESpace(s, i)
+	if w == i {
+		return 0, false
+	}
+	if w+3 < len(s) && s[w] == '[' && (s[w+1] == ' ' || s[w+1] == 'x' || s[w+1] == 'X') && s[w+2] == ']' && isRESpace(s[w+3]) {
+		return skipRESpace(s, w+3), true
+	}
+	return w, true
 }

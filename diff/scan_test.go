@@ -2,6 +2,7 @@ package diff
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -10,6 +11,18 @@ import (
 var (
 	percentileRE  = regexp.MustCompile(`(?i)^[^,;.]{0,24}?\b(?:at\s+(?:the\s+)?(\d{1,2}(?:\.\d+)?)(?:st|nd|rd|th)\s+percentile|p(\d{2}(?:\.\d+)?)\b)`)
 	headingNumber = regexp.MustCompile(`^\d+(?:\.\d+)*[.)]?(?:\s|$)`)
+	// "**Key**: value" and "**Key:** value", bold or italic.
+	fldLabelKeyREs = []*regexp.Regexp{
+		regexp.MustCompile(`^\*\*([^*\n]+?)\*\*\s*[:：]\s*(.*)$`),
+		regexp.MustCompile(`^\*\*([^*\n]+?)[:：]\*\*\s*(.*)$`),
+		regexp.MustCompile(`^__([^_\n]+?)__\s*[:：]\s*(.*)$`),
+		regexp.MustCompile(`^__([^_\n]+?)[:：]__\s*(.*)$`),
+		regexp.MustCompile(`^\*([^*\n]+?)\*\s*[:：]\s*(.*)$`),
+		regexp.MustCompile(`^\*([^*\n]+?)[:：]\*\s*(.*)$`),
+	}
+	fldLabelSpanRE = regexp.MustCompile(`^\*\*([^*:\n]+?):\s+([^*\n]+?)\*\*(.*)$`)
+	fldPlainKeyRE  = regexp.MustCompile(`^([A-Za-z][A-Za-z0-9 _./()&'-]*?)\s*:\s+(\S.*)$`)
+	fldListMarkRE  = regexp.MustCompile(`^(?:[-*+]|\d{1,3}[.)])\s+(?:\[[ xX]\]\s+)?`)
 )
 
 var scanInputs = []string{
@@ -24,6 +37,14 @@ var scanInputs = []string{
 	"at 95th percentile", "at 95thpercentile", "at 95th\npercentile", "at 95th perCENTile", "what p99", "at 95th percentilé",
 	"abcdefghijklmnopqrstuvwx p99", "abcdefghijklmnopqrstuvw p99", "at the 95th, p99", "a.p99", "at the 5th percentile p99",
 	"at ٥th percentile", "at 5tH percentile", "at 5ſT percentile", "at 5st percentile",
+	"**Key**: value", "**Key:** value", "**Key** : value", "**Key**：value", "**Key：** value", "__Key__: v", "__Key:__ v",
+	"*Key*: v", "*Key:* v", "**Key**:", "**Key**: a\nb", "**Key**:\n value", "**Ke\ny**: v", "****: v", "**:** v",
+	"***Key***: v", "**Key*: v", "**Key: value**rest", "**Key:  **x", "**Key: **x", "**Key:\n**x", "**Key: v**\n",
+	"**Key:** **Bold** rest", "**A: b: c**", "**A*: b**", "**Key: value** | **Other**: x", "* item", "*Key:*",
+	"Key: value", "Key : value", "Key:value", "Key:  value", "Key:\tvalue", "Key\t: value", "K: v", "k: v", "1K: v",
+	"Key (ms): 5", "Key&Co: x", "Key!: x", "Key: \n", "Key: a\nb", "Key \n : v", "A b  : c", "A:b: c", "Ключ: v",
+	"- item", "-item", "* [ ] task", "- [x] done", "1. one", "12) two", "1234. no", "1.x", "- [X]  ", "+\t[ ]\tx", "- [ ]x",
+	"- [y] x", "-  ", "-", "999.  a", "__Key__ ： v", "__A__:", "__Key:__", "__K：__ x\n", "*Key* : v\t", "*K*:",
 }
 
 func oracleHeadingNumberEnd(s string) (int, bool) {
@@ -41,8 +62,47 @@ func oraclePercentile(s string) string {
 	return m[1] + m[2]
 }
 
+// submatches returns re's submatches of s after the whole match, nil
+// for none.
+func submatches(re *regexp.Regexp, s string) []string {
+	if m := re.FindStringSubmatch(s); m != nil {
+		return m[1:]
+	}
+	return nil
+}
+
 func checkScanners(t *testing.T, s string) {
 	t.Helper()
+	for k, re := range fldLabelKeyREs {
+		var got []string
+		if key, value, ok := labelKeyMatch(s, k); ok {
+			got = []string{key, value}
+		}
+		if want := submatches(re, s); !slices.Equal(got, want) {
+			t.Errorf("labelKeyMatch(%q, %d) = %q; %v says %q", s, k, got, re, want)
+		}
+	}
+	var got []string
+	if key, value, rest, ok := labelSpanMatch(s); ok {
+		got = []string{key, value, rest}
+	}
+	if want := submatches(fldLabelSpanRE, s); !slices.Equal(got, want) {
+		t.Errorf("labelSpanMatch(%q) = %q; the expression says %q", s, got, want)
+	}
+	got = nil
+	if key, value, ok := plainKeyMatch(s); ok {
+		got = []string{key, value}
+	}
+	if want := submatches(fldPlainKeyRE, s); !slices.Equal(got, want) {
+		t.Errorf("plainKeyMatch(%q) = %q; the expression says %q", s, got, want)
+	}
+	wantMark, wantMarkOK := 0, false
+	if loc := fldListMarkRE.FindStringIndex(s); loc != nil {
+		wantMark, wantMarkOK = loc[1], true
+	}
+	if end, ok := listMarkEnd(s); end != wantMark || ok != wantMarkOK {
+		t.Errorf("listMarkEnd(%q) = %d, %v; the expression says %d, %v", s, end, ok, wantMark, wantMarkOK)
+	}
 	wantEnd, wantOK := oracleHeadingNumberEnd(s)
 	if end, ok := headingNumberEnd(s); end != wantEnd || ok != wantOK {
 		t.Errorf("headingNumberEnd(%q) = %d, %v; the expression says %d, %v", s, end, ok, wantEnd, wantOK)
@@ -65,6 +125,17 @@ func TestScannersMatchExpressions(t *testing.T) {
 	}
 	if matched < 10 {
 		t.Fatalf("only %d inputs match the percentile expression: the cases test little", matched)
+	}
+	for _, re := range append([]*regexp.Regexp{fldLabelSpanRE, fldPlainKeyRE, fldListMarkRE}, fldLabelKeyREs...) {
+		n := 0
+		for _, s := range scanInputs {
+			if re.MatchString(s) {
+				n++
+			}
+		}
+		if n < 2 {
+			t.Errorf("only %d inputs match %v: the cases test little", n, re)
+		}
 	}
 }
 
