@@ -334,10 +334,13 @@ func Analyze(ctx context.Context, docs []*Document, opts ...Option) (*Analysis, 
 		}
 	}
 
-	warmed := warmDocuments(docs)
+	claimsSeen, fieldsSeen := newClaimCache(), newFieldCache()
+	warmed := warmDocuments(docs, claimsSeen, fieldsSeen)
 	topics := alignSections(docs)
 	var fieldContradictions []Contradiction
-	a.Fields, fieldContradictions = compareFields(docs, topics)
+	// The comparison reads the fields of documents the warm-up has not
+	// reached yet: through the same cache.
+	a.Fields, fieldContradictions = compareFields(docs, topics, fieldsSeen)
 	warmed()
 	in := NewDetectInput(docs...)
 	in.Topics = exportTopics(docs, topics)
@@ -374,23 +377,22 @@ func Analyze(ctx context.Context, docs []*Document, opts ...Option) (*Analysis, 
 // that documents are measured in parallel while the alignment, which
 // compares them, runs. Every value lands in the document's memo, where
 // the steps find it (or wait for it) as they would have computed it: the
-// analysis is the same. The documents share caches of classified
-// sentences and of read fields (see [claimCache], [fieldCache]): variants
-// repeat most of their text. The
-// returned function waits for the goroutines.
-func warmDocuments(docs []*Document) (wait func()) {
+// analysis is the same. The documents share the analysis's caches of
+// classified sentences and of read fields (see [claimCache],
+// [fieldCache]): variants repeat most of their text. The returned
+// function waits for the goroutines.
+func warmDocuments(docs []*Document, claims *claimCache, fields *fieldCache) (wait func()) {
 	var g errgroup.Group
 	g.SetLimit(runtime.GOMAXPROCS(0))
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		cache, fields := newClaimCache(), newFieldCache()
 		for _, d := range docs {
 			if d.memo == nil {
 				continue // nowhere to keep the values
 			}
 			g.Go(func() error {
-				sharedClaimsWith(d, cache)
+				sharedClaimsWith(d, claims)
 				docFieldRefsWith(d, fields)
 				d.BlockIndicators()
 				return nil

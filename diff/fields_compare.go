@@ -15,11 +15,12 @@ import (
 // compareFields compares the labelled fields of the variants: the
 // disagreements, sorted by their first value's position, and the
 // contradictions among them (values on one known scale that differ).
-func compareFields(docs []*Document, topics []topic) ([]FieldDisagreement, []Contradiction) {
+// fc is the analysis's cache of read fields (nil for none).
+func compareFields(docs []*Document, topics []topic, fc *fieldCache) ([]FieldDisagreement, []Contradiction) {
 	topicOf := fldSectionTopics(docs, topics)
 	size := map[string]int{} // fields per class, duplicates included
 	for _, d := range docs {
-		for _, r := range docFieldRefs(d) {
+		for _, r := range docFieldRefsWith(d, fc) {
 			if r.class != "" {
 				size[r.class]++
 			}
