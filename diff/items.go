@@ -69,16 +69,35 @@ func itemIDs(text string) []string {
 			ids = append(ids, f)
 		}
 	}
-	for _, f := range strings.FieldsFunc(text, func(r rune) bool {
-		return r == ' ' || r == ',' || r == ';' || r == '(' || r == ')' || r == '`' || r == '*' || r == '|' || r == ':' || r == '"' || r == '\''
-	}) {
-		f = strings.TrimRight(f, ".")
-		if isItemID(f) {
-			ids = append(ids, strings.ToUpper(f))
+	// The fields strings.FieldsFunc would split at these ASCII separators,
+	// walked without building the list: a byte of a multi-byte rune is
+	// never one of them.
+	for i := 0; i < len(text); {
+		for i < len(text) && isIDSeparator(text[i]) {
+			i++
 		}
+		j := i
+		for j < len(text) && !isIDSeparator(text[j]) {
+			j++
+		}
+		if j > i {
+			if f := strings.TrimRight(text[i:j], "."); isItemID(f) {
+				ids = append(ids, strings.ToUpper(f))
+			}
+		}
+		i = j
 	}
 	slices.Sort(ids)
 	return slices.Compact(ids)
+}
+
+// isIDSeparator reports whether c separates the words itemIDs reads.
+func isIDSeparator(c byte) bool {
+	switch c {
+	case ' ', ',', ';', '(', ')', '`', '*', '|', ':', '"', '\'':
+		return true
+	}
+	return false
 }
 
 // codeSpans returns the text between pairs of backticks.

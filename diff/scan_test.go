@@ -44,6 +44,7 @@ var scanInputs = []string{
 	"Key: value", "Key : value", "Key:value", "Key:  value", "Key:\tvalue", "Key\t: value", "K: v", "k: v", "1K: v",
 	"Key (ms): 5", "Key&Co: x", "Key!: x", "Key: \n", "Key: a\nb", "Key \n : v", "A b  : c", "A:b: c", "Ключ: v",
 	"- item", "-item", "* [ ] task", "- [x] done", "1. one", "12) two", "1234. no", "1.x", "- [X]  ", "+\t[ ]\tx", "- [ ]x",
+	"Task T03.04 costs 8 turns", "NR-6, R-005 (OV-1) and S3", "see 2.1.", "`PhaseStatus` T1|T2", "'A-1':\"B-2\"", "x\xffT-1",
 	"- [y] x", "-  ", "-", "999.  a", "__Key__ ： v", "__A__:", "__Key:__", "__K：__ x\n", "*Key* : v\t", "*K*:",
 }
 
@@ -71,8 +72,31 @@ func submatches(re *regexp.Regexp, s string) []string {
 	return nil
 }
 
+// oracleItemIDs is itemIDs as it was written with strings.FieldsFunc.
+func oracleItemIDs(text string) []string {
+	var ids []string
+	for _, f := range codeSpans(text) {
+		if isCodeIdentifier(f) {
+			ids = append(ids, f)
+		}
+	}
+	for _, f := range strings.FieldsFunc(text, func(r rune) bool {
+		return r == ' ' || r == ',' || r == ';' || r == '(' || r == ')' || r == '`' || r == '*' || r == '|' || r == ':' || r == '"' || r == '\''
+	}) {
+		f = strings.TrimRight(f, ".")
+		if isItemID(f) {
+			ids = append(ids, strings.ToUpper(f))
+		}
+	}
+	slices.Sort(ids)
+	return slices.Compact(ids)
+}
+
 func checkScanners(t *testing.T, s string) {
 	t.Helper()
+	if got, want := itemIDs(s), oracleItemIDs(s); !slices.Equal(got, want) {
+		t.Errorf("itemIDs(%q) = %q; FieldsFunc says %q", s, got, want)
+	}
 	for k, re := range fldLabelKeyREs {
 		var got []string
 		if key, value, ok := labelKeyMatch(s, k); ok {
