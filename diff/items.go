@@ -1,7 +1,6 @@
 package diff
 
 import (
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -11,9 +10,9 @@ import (
 // and the place in the alignment its section belongs to. The detectors use
 // these to compare only statements about one thing.
 
-// statementLabel matches the id that labels a statement rather than
-// naming its subject: "NOTIF-04:" in "NOTIF-04: The system must …".
-var statementLabel = regexp.MustCompile(`^[\s>*_\-+\d.)]*[A-Za-z][A-Za-z0-9]*[-_.]?\d[\w.-]*[*_]*\s*:`)
+// A statement can open with an id that labels it rather than naming its
+// subject: "NOTIF-04:" in "NOTIF-04: The system must …" (statementLabelEnd
+// in scan.go finds where it ends).
 
 // subjectIDs returns the item ids named before a value in its statement,
 // leaving out an id that labels the whole statement: those are what the
@@ -28,8 +27,8 @@ func withoutLabel(quote string) string {
 	if strings.IndexByte(quote, ':') < 0 {
 		return quote
 	}
-	if loc := statementLabel.FindStringIndex(quote); loc != nil {
-		quote = quote[loc[1]:]
+	if end, ok := statementLabelEnd(quote); ok {
+		quote = quote[end:]
 	}
 	return quote
 }

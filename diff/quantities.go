@@ -320,6 +320,9 @@ var seriesRE = regexp.MustCompile(`^(?i)([a-z]+)?[ \t]*[-#]?[ \t]*(\d+(?:\.\d+)?
 // "PHASE 3" for "Phase 3: Certification", for "P3: Certification", or for
 // the row key "3" under a column headed "Phase". Empty when it names none.
 func seriesItem(columnHeader, key string) string {
+	if !containsDigit(key) {
+		return "" // seriesRE needs a digit: most titles and row keys have none
+	}
 	key = strings.TrimSpace(strings.Trim(strings.TrimSpace(key), "*_`"))
 	m := seriesRE.FindStringSubmatch(key)
 	if m == nil {

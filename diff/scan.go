@@ -375,3 +375,61 @@ func listMarkEnd(s string) (int, bool) {
 	}
 	return w, true
 }
+
+// statementLabelEnd is statementLabel.FindStringIndex(s)[1]:
+//
+//	^[\s>*_\-+\d.)]*[A-Za-z][A-Za-z0-9]*[-_.]?\d[\w.-]*[*_]*\s*:
+//
+// No part before the final colon holds a colon, so a match ends at the
+// first one, and there is one when the text before that colon, t, is
+// P* L A* S? D W* M* B* (P the opening marks, L a letter, A a letter or
+// digit, S one of -_., D a digit, W a word character, '.' or '-', M one of
+// *_, B a blank). Blanks occur in P only, before the letter, so B* is t's
+// trailing blanks; the M* at its end may all be taken as M (a '_' given
+// to W* instead changes nothing); what is left must end in a digit D
+// followed by W*, preceded by the letter's A* S?; P holds no letter, so L
+// is the first letter.
+func statementLabelEnd(s string) (int, bool) {
+	c := strings.IndexByte(s, ':')
+	if c < 0 {
+		return 0, false
+	}
+	t := s[:c]
+	e := len(t)
+	for e > 0 && isRESpace(t[e-1]) {
+		e--
+	}
+	for e > 0 && (t[e-1] == '*' || t[e-1] == '_') {
+		e--
+	}
+	t = t[:e]
+	f := 0
+	for f < len(t) && !isLetterByte(t[f]) {
+		if !isRESpace(t[f]) && strings.IndexByte(">*_-+.)", t[f]) < 0 && !isDigit(t[f]) {
+			return 0, false
+		}
+		f++
+	}
+	if f == len(t) {
+		return 0, false
+	}
+	a := f + 1 // the end of the letter's A*
+	for a < len(t) && (isLetterByte(t[a]) || isDigit(t[a])) {
+		a++
+	}
+	w := len(t) // the start of t's trailing run of W
+	for w > 0 && (isWordByte(t[w-1]) || t[w-1] == '.' || t[w-1] == '-') {
+		w--
+	}
+	// D at k: after the letter, with W* after it (k+1 >= w), and A* S?
+	// before it (k < a, or k == a+1 after an S at a).
+	for k := max(f+1, w-1); k < a; k++ {
+		if isDigit(t[k]) {
+			return c + 1, true
+		}
+	}
+	if a < len(t) && (t[a] == '-' || t[a] == '_' || t[a] == '.') && a+1 < len(t) && a+1 >= w-1 && isDigit(t[a+1]) {
+		return c + 1, true
+	}
+	return 0, false
+}

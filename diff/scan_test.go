@@ -22,6 +22,7 @@ var (
 	}
 	fldLabelSpanRE = regexp.MustCompile(`^\*\*([^*:\n]+?):\s+([^*\n]+?)\*\*(.*)$`)
 	fldPlainKeyRE  = regexp.MustCompile(`^([A-Za-z][A-Za-z0-9 _./()&'-]*?)\s*:\s+(\S.*)$`)
+	statementLabel = regexp.MustCompile(`^[\s>*_\-+\d.)]*[A-Za-z][A-Za-z0-9]*[-_.]?\d[\w.-]*[*_]*\s*:`)
 	fldListMarkRE  = regexp.MustCompile(`^(?:[-*+]|\d{1,3}[.)])\s+(?:\[[ xX]\]\s+)?`)
 )
 
@@ -45,6 +46,9 @@ var scanInputs = []string{
 	"Key (ms): 5", "Key&Co: x", "Key!: x", "Key: \n", "Key: a\nb", "Key \n : v", "A b  : c", "A:b: c", "Ключ: v",
 	"- item", "-item", "* [ ] task", "- [x] done", "1. one", "12) two", "1234. no", "1.x", "- [X]  ", "+\t[ ]\tx", "- [ ]x",
 	"Task T03.04 costs 8 turns", "NR-6, R-005 (OV-1) and S3", "see 2.1.", "`PhaseStatus` T1|T2", "'A-1':\"B-2\"", "x\xffT-1",
+	"NOTIF-04: The system must", "- **FR-001**: x", "> 1. T03.04 : y", "A1_: z", "A_: z", "A_1: z", "a.1.b-c__**\t:", "1) R-005:",
+	"AB12CD-3x: v", "A-1-2: v", "A--1: v", "A-: v", "é1: v", "A1é: v", "x A1: v", "_*A1*_ : v", "A1 B: v", "9: v", "A: v", "A1",
+	"Phase 3: Certification", "P3", "# 4", "ſ 5", "phase - 03", "\tphase",
 	"- [y] x", "-  ", "-", "999.  a", "__Key__ ： v", "__A__:", "__Key:__", "__K：__ x\n", "*Key* : v\t", "*K*:",
 }
 
@@ -120,6 +124,17 @@ func checkScanners(t *testing.T, s string) {
 	if want := submatches(fldPlainKeyRE, s); !slices.Equal(got, want) {
 		t.Errorf("plainKeyMatch(%q) = %q; the expression says %q", s, got, want)
 	}
+	// seriesItem skips a key without a digit, which seriesRE cannot match
+	if !containsDigit(s) && seriesRE.MatchString(s) {
+		t.Errorf("seriesRE matches %q, which has no digit", s)
+	}
+	wantLabel, wantLabelOK := 0, false
+	if loc := statementLabel.FindStringIndex(s); loc != nil {
+		wantLabel, wantLabelOK = loc[1], true
+	}
+	if end, ok := statementLabelEnd(s); end != wantLabel || ok != wantLabelOK {
+		t.Errorf("statementLabelEnd(%q) = %d, %v; the expression says %d, %v", s, end, ok, wantLabel, wantLabelOK)
+	}
 	wantMark, wantMarkOK := 0, false
 	if loc := fldListMarkRE.FindStringIndex(s); loc != nil {
 		wantMark, wantMarkOK = loc[1], true
@@ -150,7 +165,7 @@ func TestScannersMatchExpressions(t *testing.T) {
 	if matched < 10 {
 		t.Fatalf("only %d inputs match the percentile expression: the cases test little", matched)
 	}
-	for _, re := range append([]*regexp.Regexp{fldLabelSpanRE, fldPlainKeyRE, fldListMarkRE}, fldLabelKeyREs...) {
+	for _, re := range append([]*regexp.Regexp{fldLabelSpanRE, fldPlainKeyRE, fldListMarkRE, statementLabel}, fldLabelKeyREs...) {
 		n := 0
 		for _, s := range scanInputs {
 			if re.MatchString(s) {
