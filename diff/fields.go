@@ -146,7 +146,7 @@ func docFieldRefsWith(d *Document, fc *fieldCache) []fldRef {
 				key = fc.itemKey(f.Item)
 				keys[f.Item] = key
 			}
-			r := fldRef{Field: f, norm: nv, class: fldClass(f.Name, nv), key: key, topic: -1}
+			r := fldRef{Field: f, norm: nv, class: fc.class(f.Name, nv), key: key, topic: -1}
 			if f.Section >= 0 && r.class != "" {
 				at := place{f.Section, f.Form == FormTable}
 				where, ok := contexts[at]

@@ -16,6 +16,15 @@ type fieldCache struct {
 	lines  map[string][]Field
 	values map[fldValueArgs]fldValue
 	items  map[string]fldItemKey
+	// classes holds fldClass by name and the two parts of the value it
+	// reads.
+	classes map[fldClassArgs]string
+}
+
+type fldClassArgs struct {
+	name  string
+	kind  fldValueKind
+	scale string
 }
 
 type fldValueArgs struct {
@@ -25,7 +34,8 @@ type fldValueArgs struct {
 }
 
 func newFieldCache() *fieldCache {
-	return &fieldCache{lines: map[string][]Field{}, values: map[fldValueArgs]fldValue{}, items: map[string]fldItemKey{}}
+	return &fieldCache{lines: map[string][]Field{}, values: map[fldValueArgs]fldValue{}, items: map[string]fldItemKey{},
+		classes: map[fldClassArgs]string{}}
 }
 
 // labelledLine is fldLabelledLine(src).
@@ -85,4 +95,23 @@ func (fc *fieldCache) itemKey(item string) fldItemKey {
 	}
 	fc.mu.Unlock()
 	return k
+}
+
+// class is fldClass(name, v), which reads of v its kind and scale only.
+func (fc *fieldCache) class(name string, v fldValue) string {
+	if fc == nil {
+		return fldClass(name, v)
+	}
+	k := fldClassArgs{name, v.kind, v.scale}
+	fc.mu.Lock()
+	c, ok := fc.classes[k]
+	fc.mu.Unlock()
+	if ok {
+		return c
+	}
+	c = fldClass(name, v)
+	fc.mu.Lock()
+	fc.classes[k] = c
+	fc.mu.Unlock()
+	return c
 }

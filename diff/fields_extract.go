@@ -21,15 +21,22 @@ func extractFields(doc *Document, fc *fieldCache) []Field {
 	for _, sec := range doc.Sections {
 		count[strings.ToLower(strings.TrimSpace(sec.Title))]++
 	}
+	// Each section's item is named once, not once per field or block in it.
+	items := make([]string, len(doc.Sections))
+	named := make([]bool, len(doc.Sections))
 	item := func(si int) string {
 		if si < 0 || header[si] {
 			return ""
+		}
+		if named[si] {
+			return items[si]
 		}
 		title := strings.TrimSpace(doc.Sections[si].Title)
 		// "### Mitigation" under every risk: the parent says which one
 		if p := doc.Sections[si].Parent; count[strings.ToLower(title)] > 1 && p >= 0 && !header[p] {
 			title = strings.TrimSpace(doc.Sections[p].Title) + " / " + title
 		}
+		items[si], named[si] = title, true
 		return title
 	}
 	var out []Field

@@ -410,6 +410,8 @@ func (a fldValue) comparableScale() string {
 // "Assessment", "Accuracy", "Status") is one field, a severity or impact
 // another — and a judgement given as a level is a severity ("My
 // Assessment: MEDIUM"). Other names stand for themselves.
+//
+// It reads of v its kind and scale only (fieldCache.class keys on them).
 func fldClass(name string, v fldValue) string {
 	n := strings.ToLower(fldStripParens(fldPlain(name)))
 	toks := words.Tokens(n)

@@ -82,4 +82,14 @@ func TestFieldCacheKeys(t *testing.T) {
 	require.Equal(t, newFldItemKey("Task T03.04 (2.1)"), fc.itemKey("Task T03.04 (2.1)"))
 	require.Equal(t, fldLabelledLine("- **Duration**: 5-7 days"), fc.labelledLine("- **Duration**: 5-7 days"))
 	require.Nil(t, fc.labelledLine("no colon here"))
+	classes := map[string]bool{}
+	for _, name := range []string{"Verdict", "My Assessment", "Impact", "Duration"} {
+		for _, raw := range []string{"MEDIUM", "CONFIRMED", "P1", "5 days", "some words"} {
+			v := normaliseFieldValue(raw, true, FormLabel)
+			want := fldClass(name, v)
+			require.Equal(t, want, fc.class(name, v), "%q %q", name, raw)
+			classes[want] = true
+		}
+	}
+	require.Greater(t, len(classes), 4, "the classes must depend on the value for the test to mean anything")
 }
