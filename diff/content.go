@@ -120,17 +120,23 @@ func (st *sectionText) measure() {
 	// frequencies emphasis needs.
 	// Sized for a word per six bytes (English averages about that), so
 	// neither slice grows a dozen times on a long section.
+	// The stems of long words (four letters or more) and of short ones are
+	// kept apart: the long ones are sorted to count repeats, and the word
+	// set is their union with the few short ones, merged rather than
+	// sorted again.
 	est := len(st.text)/6 + 1
-	set, long := make(words.Set, 0, est), make(words.Set, 0, est)
+	var short words.Set
+	long := make(words.Set, 0, est)
 	add := func(w string) {
 		st.count++
 		if words.IsStopWord(w) || !hasLetter(w) {
 			return
 		}
 		stem := words.Stem(w)
-		set = append(set, stem)
 		if len(w) >= 4 {
 			long = append(long, stem)
+		} else {
+			short = append(short, stem)
 		}
 	}
 	// The text is its blocks joined by spaces, so its words are theirs in
@@ -143,9 +149,29 @@ func (st *sectionText) measure() {
 			words.EachLower(lower[bi], add)
 		}
 	}
-	slices.Sort(set)
-	st.words = slices.Compact(set)
+	slices.Sort(long)
+	slices.Sort(short)
+	st.words = mergeUnique(long, short)
 	st.repeated = repeatedStems(long)
+}
+
+// mergeUnique returns the sorted union of two sorted slices, each value
+// once: slices.Compact of both sorted together.
+func mergeUnique(a, b []string) []string {
+	out := make([]string, 0, len(a)+len(b))
+	for len(a) > 0 || len(b) > 0 {
+		var next string
+		switch {
+		case len(b) == 0 || len(a) > 0 && a[0] <= b[0]:
+			next, a = a[0], a[1:]
+		default:
+			next, b = b[0], b[1:]
+		}
+		if len(out) == 0 || out[len(out)-1] != next {
+			out = append(out, next)
+		}
+	}
+	return out
 }
 
 // stemCount is a stem and how often it occurs.
@@ -154,11 +180,10 @@ type stemCount struct {
 	n    int
 }
 
-// repeatedStems sorts stems and returns those that occur twice or more,
-// with their counts: the frequencies emphasis reads, counted in the
-// sorted slice rather than in a map per section.
+// repeatedStems returns the stems, sorted, that occur twice or more, with
+// their counts: the frequencies emphasis reads, counted in the sorted slice
+// rather than in a map per section.
 func repeatedStems(stems []string) []stemCount {
-	slices.Sort(stems)
 	var out []stemCount
 	for i := 0; i < len(stems); {
 		j := i + 1

@@ -186,3 +186,23 @@ func FuzzScanners(f *testing.F) {
 		checkScanners(t, s)
 	})
 }
+
+// mergeUnique is slices.Compact of the two sorted slices sorted together.
+func TestMergeUnique(t *testing.T) {
+	pool := []string{"", "a", "ab", "b", "ba", "c", "é", "z"}
+	for n := range 300 {
+		var a, b []string
+		for k := range n % 7 {
+			a = append(a, pool[(n*3+k*5)%len(pool)])
+		}
+		for k := range n % 5 {
+			b = append(b, pool[(n*7+k*3)%len(pool)])
+		}
+		slices.Sort(a)
+		slices.Sort(b)
+		want := slices.Compact(slices.Sorted(slices.Values(append(slices.Clone(a), b...))))
+		if got := mergeUnique(a, b); !slices.Equal(got, want) {
+			t.Fatalf("mergeUnique(%q, %q) = %q, want %q", a, b, got, want)
+		}
+	}
+}
