@@ -107,7 +107,7 @@ type fldRef struct {
 	Field
 	norm  fldValue
 	class string
-	key   fldItemKey
+	key   *fldItemKey // shared by the fields of one item: never changed in place
 	topic int       // the aligned topic the field's section falls in, -1 for none
 	where words.Set // the words of the titles of the sections around the item
 	weak  bool      // matched to its cluster by a weak title overlap
@@ -133,7 +133,7 @@ func docFieldRefsWith(d *Document, fc *fieldCache) []fldRef {
 		// Many fields share an item (the section's title) and a context:
 		// each is derived once. Keys and contexts are never changed in
 		// place, so the fields can share them.
-		keys := map[string]fldItemKey{}
+		keys := map[string]*fldItemKey{}
 		type place struct {
 			section int
 			table   bool

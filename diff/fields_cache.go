@@ -15,7 +15,7 @@ type fieldCache struct {
 	mu     sync.Mutex
 	lines  map[string][]Field
 	values map[fldValueArgs]fldValue
-	items  map[string]fldItemKey
+	items  map[string]*fldItemKey
 	// classes holds fldClass by name and the two parts of the value it
 	// reads.
 	classes map[fldClassArgs]string
@@ -34,7 +34,7 @@ type fldValueArgs struct {
 }
 
 func newFieldCache() *fieldCache {
-	return &fieldCache{lines: map[string][]Field{}, values: map[fldValueArgs]fldValue{}, items: map[string]fldItemKey{},
+	return &fieldCache{lines: map[string][]Field{}, values: map[fldValueArgs]fldValue{}, items: map[string]*fldItemKey{},
 		classes: map[fldClassArgs]string{}}
 }
 
@@ -75,10 +75,11 @@ func (fc *fieldCache) normalise(raw string, bounded bool, form FieldForm) fldVal
 	return v
 }
 
-// itemKey is newFldItemKey(item).
-func (fc *fieldCache) itemKey(item string) fldItemKey {
+// itemKey is newFldItemKey(item), shared: never change it in place.
+func (fc *fieldCache) itemKey(item string) *fldItemKey {
 	if fc == nil {
-		return newFldItemKey(item)
+		k := newFldItemKey(item)
+		return &k
 	}
 	fc.mu.Lock()
 	k, ok := fc.items[item]
@@ -86,7 +87,8 @@ func (fc *fieldCache) itemKey(item string) fldItemKey {
 	if ok {
 		return k
 	}
-	k = newFldItemKey(item)
+	nk := newFldItemKey(item)
+	k = &nk
 	fc.mu.Lock()
 	if old, dup := fc.items[item]; dup {
 		k = old // another document read it meanwhile: share one key

@@ -79,7 +79,7 @@ func TestFieldCacheKeys(t *testing.T) {
 		}
 	}
 	require.Positive(t, differ, "the values must depend on the bound or form for the test to mean anything")
-	require.Equal(t, newFldItemKey("Task T03.04 (2.1)"), fc.itemKey("Task T03.04 (2.1)"))
+	require.Equal(t, newFldItemKey("Task T03.04 (2.1)"), *fc.itemKey("Task T03.04 (2.1)"))
 	require.Equal(t, fldLabelledLine("- **Duration**: 5-7 days"), fc.labelledLine("- **Duration**: 5-7 days"))
 	require.Nil(t, fc.labelledLine("no colon here"))
 	classes := map[string]bool{}
