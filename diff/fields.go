@@ -108,9 +108,9 @@ type fldRef struct {
 	norm  fldValue
 	class string
 	key   *fldItemKey // shared by the fields of one item: never changed in place
-	topic int       // the aligned topic the field's section falls in, -1 for none
-	where words.Set // the words of the titles of the sections around the item
-	weak  bool      // matched to its cluster by a weak title overlap
+	topic int         // the aligned topic the field's section falls in, -1 for none
+	where words.Set   // the words of the titles of the sections around the item
+	weak  bool        // matched to its cluster by a weak title overlap
 	// confirmed marks a weak match corroborate confirmed (see there): the
 	// items are taken for one, and levels that cannot overlap contradict.
 	confirmed bool
