@@ -98,6 +98,16 @@ func oracleItemIDs(text string) []string {
 
 func checkScanners(t *testing.T, s string) {
 	t.Helper()
+	lower := asciiLower(s)
+	subs := []string{"default", " rated ", "-line", "unchanged", "actually", "a", "zz", "", "p9", "Ab"}
+	if len(s) > 3 {
+		subs = append(subs, strings.ToLower(s[1:3]), strings.ToLower(s[len(s)-2:]))
+	}
+	for _, sub := range subs {
+		if got, want := hasFold(s, sub), strings.Contains(lower, sub); got != want {
+			t.Errorf("hasFold(%q, %q) = %v; Contains of the ASCII-lowered text says %v", s, sub, got, want)
+		}
+	}
 	if got, want := itemIDs(s), oracleItemIDs(s); !slices.Equal(got, want) {
 		t.Errorf("itemIDs(%q) = %q; FieldsFunc says %q", s, got, want)
 	}
