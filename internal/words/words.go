@@ -138,7 +138,32 @@ func StopWords() []string {
 }
 
 // IsStopWord reports whether the lower-cased word w carries no topic.
-func IsStopWord(w string) bool { return stopWords[w] }
+//
+// It is stopWords as a switch: every word of every section passes here,
+// and comparing a short string with a few others of its length costs less
+// than hashing it (TestIsStopWordIsTheMap keeps the two the same).
+func IsStopWord(w string) bool {
+	switch len(w) {
+	case 1:
+		return w == "a" || w == "&"
+	case 2:
+		switch w {
+		case "an", "as", "at", "be", "by", "in", "is", "it", "of", "on", "or", "to", "vs":
+			return true
+		}
+	case 3:
+		switch w {
+		case "and", "are", "for", "its", "the", "via", "our":
+			return true
+		}
+	case 4:
+		switch w {
+		case "from", "into", "with", "this", "that":
+			return true
+		}
+	}
+	return false
+}
 
 // Stem reduces a lower-cased word to a crude singular stem: "requirements"
 // → "requirement", "strategies" → "strategy". It leaves words ending in
@@ -191,7 +216,7 @@ const dedupeFrom = 2048
 func newSetPlain(s string) Set {
 	set := make(Set, 0, len(s)/8+1)
 	forEachToken(strings.ToLower(s), func(w string) {
-		if stopWords[w] || isNumbering(w) {
+		if IsStopWord(w) || isNumbering(w) {
 			return
 		}
 		set = append(set, Stem(w))
@@ -211,7 +236,7 @@ func newSetDeduped(s string) Set {
 			return
 		}
 		seen[w] = struct{}{}
-		if stopWords[w] || isNumbering(w) {
+		if IsStopWord(w) || isNumbering(w) {
 			return
 		}
 		set = append(set, Stem(w))
