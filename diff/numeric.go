@@ -47,6 +47,26 @@ func detectNumeric(in DetectInput) []Contradiction {
 	refs := make([]qref, 0, nq)
 	across, within := make([]keyed, 0, nq), make([]keyed, 0, nq)
 	place := newTopicIndex(in)
+	// A claim read once for the documents that repeat its sentence shares
+	// its quantities' subjects with them: each subject slice is joined
+	// once, found by its first element's address and its length.
+	type slice struct {
+		first *string
+		n     int
+	}
+	joined := map[slice]string{}
+	joinSubject := func(subject []string) string {
+		if len(subject) == 0 {
+			return ""
+		}
+		k := slice{&subject[0], len(subject)}
+		j, ok := joined[k]
+		if !ok {
+			j = strings.Join(subject, " ")
+			joined[k] = j
+		}
+		return j
+	}
 	// The groups are built once per dimension and place: most values
 	// share both with many others.
 	groups := map[[2]string]string{}
@@ -73,7 +93,7 @@ func detectNumeric(in DetectInput) []Contradiction {
 			quote := withoutLabel(c.Quote)
 			for qi := range c.Quantities {
 				q := &c.Quantities[qi]
-				refs = append(refs, qref{c, q, idsBefore(quote, q.Text), strings.Join(q.Subject, " ")})
+				refs = append(refs, qref{c, q, idsBefore(quote, q.Text), joinSubject(q.Subject)})
 				across = append(across, keyed{group: group(q.Dim, "|", where), words: q.Subject})
 				within = append(within, keyed{group: group(q.Dim, "|", vkey), words: q.Subject})
 			}
