@@ -464,11 +464,14 @@ func classifyLower(sent, lower string, row *tableRow) (Claim, bool) {
 	if !candidate(sent, lower) {
 		return Claim{}, false
 	}
+	// The tokens are read here and dropped (significant copies what it
+	// keeps): they live in a buffer on the stack unless the sentence is long.
+	var tokBuf [48]string
 	var toks []string
 	if needsSplit(sent) {
-		toks = words.Tokens(splitIdentifiers(sent)) // lower-cased by Tokens
+		toks = words.AppendTokens(tokBuf[:0], splitIdentifiers(sent)) // lower-cased by AppendTokens
 	} else {
-		toks = words.Tokens(lower) // the same tokens, without lower-casing sent again
+		toks = words.AppendTokens(tokBuf[:0], lower) // the same tokens, without lower-casing sent again
 	}
 	c := Claim{Text: sent, lower: lower}
 	// One lookup per token gives every word class the tests below ask
@@ -649,7 +652,8 @@ func splitIdentifiers(s string) string {
 // timeout"), stop words, fillers, numbers and requirement ids dropped,
 // synonyms unified and words stemmed.
 func subjectWords(phrase string) []string {
-	return significant(words.Tokens(splitIdentifiers(phrase)))
+	var buf [24]string // the tokens, dropped once read
+	return significant(words.AppendTokens(buf[:0], splitIdentifiers(phrase)))
 }
 
 // subjectWordsLower is subjectWords given strings.ToLower(phrase), or ""
@@ -659,7 +663,8 @@ func subjectWordsLower(phrase, lower string) []string {
 	if lower == "" || needsSplit(phrase) {
 		return subjectWords(phrase)
 	}
-	return significant(words.Tokens(lower))
+	var buf [24]string // the tokens, dropped once read
+	return significant(words.AppendTokens(buf[:0], lower))
 }
 
 // lowerTail returns lower[i:], or "" for a lower-case text not at hand.

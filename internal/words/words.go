@@ -30,6 +30,14 @@ func Tokens(s string) []string {
 	return out
 }
 
+// AppendTokens appends Tokens(s) to dst and returns the result: a caller
+// that reads the tokens and drops them can keep them in a buffer of its
+// own.
+func AppendTokens(dst []string, s string) []string {
+	forEachToken(strings.ToLower(s), func(tok string) { dst = append(dst, tok) })
+	return dst
+}
+
 // Each calls fn with each token of s, lower-cased, in order: Tokens
 // without the slice, for callers that only fold over the words.
 func Each(s string, fn func(tok string)) { forEachToken(strings.ToLower(s), fn) }

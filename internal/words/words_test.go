@@ -176,3 +176,11 @@ func TestIsStopWordIsTheMap(t *testing.T) {
 		t.Fatalf("only %d words compared", n)
 	}
 }
+
+func TestAppendTokensIsTokens(t *testing.T) {
+	for _, s := range []string{"", "FR-001 must respond", "Read/Write don't v1.2", "ÉTÉ  été", "a b c d e f g h"} {
+		assert.Equal(t, Tokens(s), AppendTokens([]string{}, s), s)
+		buf := []string{"kept"}
+		assert.Equal(t, append([]string{"kept"}, Tokens(s)...), AppendTokens(buf, s), s)
+	}
+}
