@@ -38,6 +38,13 @@ func (r qref) subjectText() string {
 // says; and the durations of one phase (itemDurations). Without an
 // alignment (DetectInput.Topics empty) any two sections may compare.
 func detectNumeric(in DetectInput) []Contradiction {
+	return detectNumericUpTo(in, intraDirect)
+}
+
+// detectNumericUpTo is detectNumeric with intraNumeric comparing clusters
+// of up to direct values pair by pair: the tests check that any size
+// finds the same.
+func detectNumericUpTo(in DetectInput, direct int) []Contradiction {
 	nq := 0
 	for v := range in.Claims {
 		for ci := range in.Claims[v] {
@@ -126,7 +133,7 @@ func detectNumeric(in DetectInput) []Contradiction {
 	}
 	out := mergeRepeated(cross)
 	for _, members := range groupClusters(cluster(within, 0.75)) {
-		if c, ok := intraNumeric(in, refs, members); ok {
+		if c, ok := intraNumeric(in, refs, members, direct); ok {
 			out = append(out, c)
 		}
 	}
@@ -361,7 +368,9 @@ func crossNumeric(refs []qref, members []int) (Contradiction, bool) {
 // one subject in sections that are not two items of a series — so a
 // variant with thousands of values in as many sections costs about as
 // many comparisons as it has values, not their square.
-func intraNumeric(in DetectInput, refs []qref, members []int) (Contradiction, bool) {
+// Clusters of up to direct values are compared pair by pair
+// (intraNumericDirect), larger ones through buckets.
+func intraNumeric(in DetectInput, refs []qref, members []int, direct int) (Contradiction, bool) {
 	if len(members) < 2 {
 		return Contradiction{}, false
 	}
@@ -371,6 +380,9 @@ func intraNumeric(in DetectInput, refs []qref, members []int) (Contradiction, bo
 			return items[s]
 		}
 		return ""
+	}
+	if len(members) <= direct {
+		return intraNumericDirect(items, refs, members)
 	}
 	// Positions in members of the values in each bucket, ascending.
 	bySection := map[int][]int{}
@@ -416,6 +428,32 @@ func intraNumeric(in DetectInput, refs []qref, members []int) (Contradiction, bo
 		cand = slices.Compact(cand)
 		for _, y := range cand {
 			b := refs[members[y]]
+			if a.claim == b.claim || !sameSubjectWithin(items, a, b) {
+				continue
+			}
+			if c, ok := numericContradiction([]qref{a, b}); ok {
+				return c, true
+			}
+		}
+	}
+	return Contradiction{}, false
+}
+
+// intraDirect is the size of cluster up to which intraNumeric compares
+// every pair directly rather than through its buckets: building four maps
+// costs more than a few comparisons.
+const intraDirect = 12
+
+// intraNumericDirect is intraNumeric for a small cluster: every pair (x,
+// y), y after x, in order. The buckets hold every pair sameSubjectWithin
+// accepts (one section; a shared id; one subject of two words or more,
+// whose heading items differ only if parallelItems says so), so the pairs
+// compared, and the first that clashes, are the same.
+func intraNumericDirect(items []string, refs []qref, members []int) (Contradiction, bool) {
+	for x, i := range members {
+		a := refs[i]
+		for _, j := range members[x+1:] {
+			b := refs[j]
 			if a.claim == b.claim || !sameSubjectWithin(items, a, b) {
 				continue
 			}

@@ -1,6 +1,7 @@
 package diff
 
 import (
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"testing"
@@ -92,4 +93,59 @@ func TestFieldCacheKeys(t *testing.T) {
 		}
 	}
 	require.Greater(t, len(classes), 4, "the classes must depend on the value for the test to mean anything")
+}
+
+// intraNumeric compares small clusters pair by pair and large ones through
+// buckets: both ways find the same contradictions.
+func TestIntraNumericDirectIsBuckets(t *testing.T) {
+	var docs []*Document
+	for _, src := range cacheDocs(t) {
+		d, err := Parse("v.md", src)
+		require.NoError(t, err)
+		docs = append(docs, d)
+	}
+	inputs := []DetectInput{NewDetectInput(docs[:4]...)}
+	for _, d := range docs {
+		inputs = append(inputs, NewDetectInput(d)) // one variant alone, as the scorer reads it
+	}
+	intra := 0
+	for _, in := range inputs {
+		buckets := detectNumericUpTo(in, 0)
+		require.Equal(t, buckets, detectNumericUpTo(in, 1<<20))
+		require.Equal(t, buckets, detectNumeric(in))
+		for _, c := range buckets {
+			if c.Scope() != CrossVariant {
+				intra++
+			}
+		}
+	}
+	require.Positive(t, intra, "no contradiction within a variant: the test compares nothing")
+}
+
+// Random clusters of values in a document whose headings name items: the
+// pairwise and the bucketed comparison find the same contradictions.
+func TestIntraNumericDirectIsBucketsRandom(t *testing.T) {
+	doc, err := Parse("v.md", []byte("# Plan\n\n## Phase 1\n\nx\n\n## Phase 2\n\ny\n\n## Notes\n\nz\n\n## Risks\n\nw\n"))
+	require.NoError(t, err)
+	subjects := [][]string{{"phase", "duration"}, {"review", "time"}, {"duration"}, {"duration", "phase"}}
+	quotes := []string{"Task T-1 takes 5 days", "T-2: takes 5 days", "It takes 5 days", "T-1 and T-2 take 5 days"}
+	r := rand.New(rand.NewPCG(11, 12))
+	intra := 0
+	for range 400 {
+		var claims []Claim
+		for range 2 + r.IntN(14) {
+			c := Claim{Section: r.IntN(len(doc.Sections)+1) - 1, Quote: quotes[r.IntN(len(quotes))], Type: Factual}
+			for range 1 + r.IntN(2) {
+				lo := float64(4 + r.IntN(3))
+				c.Quantities = append(c.Quantities, Quantity{Subject: subjects[r.IntN(len(subjects))], Dim: "duration", Lo: lo * 86400, Hi: lo * 86400, Text: "5 days"})
+			}
+			c.Text, c.Line = c.Quote, len(claims)+1
+			claims = append(claims, c)
+		}
+		in := DetectInput{Documents: []*Document{doc}, Claims: [][]Claim{claims}}
+		buckets := detectNumericUpTo(in, 0)
+		require.Equal(t, buckets, detectNumericUpTo(in, 1<<20))
+		intra += len(buckets)
+	}
+	require.Positive(t, intra)
 }
