@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/crucible-go/crucible/internal/samplegen"
 )
 
 // The expressions the matchers of scan.go replace, kept as their oracles.
@@ -214,5 +216,73 @@ func TestMergeUnique(t *testing.T) {
 		if got := mergeUnique(a, b); !slices.Equal(got, want) {
 			t.Fatalf("mergeUnique(%q, %q) = %q, want %q", a, b, got, want)
 		}
+	}
+}
+
+// A section's fields read in step across its blocks are strings.Fields of
+// its joined text.
+func TestFieldReaderIsFields(t *testing.T) {
+	d, err := Parse("v.md", samplegen.Spec(3, 24<<10))
+	if err != nil {
+		t.Fatal(err)
+	}
+	read := func(st *sectionText) []string {
+		var out []string
+		r := newFieldReader(st)
+		for f, ok := r.next(); ok; f, ok = r.next() {
+			out = append(out, f)
+		}
+		return out
+	}
+	n := 0
+	for si := range d.Sections {
+		st := ownText(d, si)
+		if got, want := read(&st), strings.Fields(st.fullText()); !slices.Equal(got, want) {
+			t.Fatalf("section %d: fields %q, want %q", si, got, want)
+		}
+		if len(st.fullText()) != st.size {
+			t.Fatalf("section %d: size %d, text of %d bytes", si, st.size, len(st.fullText()))
+		}
+		n++
+	}
+	for _, s := range append(append([]string{"", "  ", "a  b\\tc", "\u00a0x\u0085y\u2003", "\xffa b\xff"}, scanInputs...), phraseInputs...) {
+		st := sectionText{text: s}
+		if got, want := read(&st), strings.Fields(s); !slices.Equal(got, want) {
+			t.Fatalf("fields of %q: %q, want %q", s, got, want)
+		}
+		n++
+	}
+	if n < 20 {
+		t.Fatal("too few texts compared")
+	}
+}
+
+// allEqual is the comparison of the members' strings.Fields.
+func TestAllEqualIsFields(t *testing.T) {
+	texts := []sectionText{{text: "a b"}, {text: " a  b "}, {text: "a b c"}, {text: "a"}, {text: ""}, {text: "\t"}, {text: "ab"}}
+	d, err := Parse("v.md", []byte("# T\n\n## S\n\na\n\nb\n\n## U\n\na b\n\n## V\n\nab\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for si := range d.Sections {
+		texts = append(texts, ownText(d, si))
+	}
+	differ := 0
+	for i := range texts {
+		for j := range texts {
+			want := slices.Equal(strings.Fields(texts[i].fullText()), strings.Fields(texts[j].fullText()))
+			if got := allEqual(texts, []int{i, j}); got != want {
+				t.Errorf("allEqual(%q, %q) = %v, want %v", texts[i].fullText(), texts[j].fullText(), got, want)
+			}
+			if got := allEqual(texts, []int{i, i, j}); got != want {
+				t.Errorf("allEqual(%q, %q, %q) = %v, want %v", texts[i].fullText(), texts[i].fullText(), texts[j].fullText(), got, want)
+			}
+			if !want {
+				differ++
+			}
+		}
+	}
+	if differ == 0 {
+		t.Fatal("no texts differ")
 	}
 }
