@@ -132,8 +132,17 @@ func detectNumericUpTo(in DetectInput, direct int) []Contradiction {
 		}
 	}
 	out := mergeRepeated(cross)
+	// Each variant's heading items are looked up once, not once per
+	// cluster.
+	items := make([][]string, len(in.Documents))
+	itemsOf := func(v int) []string {
+		if items[v] == nil {
+			items[v] = headingItems(in.Documents[v])
+		}
+		return items[v]
+	}
 	for _, members := range groupClusters(cluster(within, 0.75)) {
-		if c, ok := intraNumeric(in, refs, members, direct); ok {
+		if c, ok := intraNumeric(itemsOf, refs, members, direct); ok {
 			out = append(out, c)
 		}
 	}
@@ -370,11 +379,12 @@ func crossNumeric(refs []qref, members []int) (Contradiction, bool) {
 // many comparisons as it has values, not their square.
 // Clusters of up to direct values are compared pair by pair
 // (intraNumericDirect), larger ones through buckets.
-func intraNumeric(in DetectInput, refs []qref, members []int, direct int) (Contradiction, bool) {
+// itemsOf returns headingItems of a variant's document.
+func intraNumeric(itemsOf func(v int) []string, refs []qref, members []int, direct int) (Contradiction, bool) {
 	if len(members) < 2 {
 		return Contradiction{}, false
 	}
-	items := headingItems(in.Documents[refs[members[0]].claim.Variant])
+	items := itemsOf(refs[members[0]].claim.Variant)
 	itemOf := func(r qref) string {
 		if s := r.claim.Section; s >= 0 && s < len(items) {
 			return items[s]
