@@ -156,7 +156,8 @@ func (st *sectionText) measure() {
 	// set is their union with the few short ones, merged rather than
 	// sorted again.
 	est := max(st.size, len(st.text))/6 + 1
-	var short words.Set
+	var shortBuf [32]string // few words are short and not stop words
+	short := words.Set(shortBuf[:0])
 	long := make(words.Set, 0, est)
 	add := func(w string) {
 		st.count++
