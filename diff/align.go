@@ -175,7 +175,17 @@ func (al *aligner) run() []topic {
 
 	// Join the pairwise matches into topics, strongest first, where the
 	// two topics joined have no variant in common.
-	sort.SliceStable(edges, func(i, j int) bool { return edges[i].score > edges[j].score })
+	// (slices.SortStableFunc runs sort.SliceStable's algorithm, without
+	// its reflection, so ties keep their order as they did.)
+	slices.SortStableFunc(edges, func(a, b alignEdge) int {
+		switch {
+		case a.score > b.score:
+			return -1
+		case b.score > a.score:
+			return 1
+		}
+		return 0
+	})
 	offset := make([]int, n+1)
 	for v, d := range docs {
 		offset[v+1] = offset[v] + len(d.Sections)

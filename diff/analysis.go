@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"regexp"
 	"runtime"
 	"slices"
 	"strings"
@@ -335,10 +334,13 @@ func Analyze(ctx context.Context, docs []*Document, opts ...Option) (*Analysis, 
 		}
 	}
 
-	warmed := warmDocuments(docs)
+	claimsSeen, fieldsSeen := newClaimCache(), newFieldCache()
+	warmed := warmDocuments(docs, claimsSeen, fieldsSeen)
 	topics := alignSections(docs)
 	var fieldContradictions []Contradiction
-	a.Fields, fieldContradictions = compareFields(docs, topics)
+	// The comparison reads the fields of documents the warm-up has not
+	// reached yet: through the same cache.
+	a.Fields, fieldContradictions = compareFields(docs, topics, fieldsSeen)
 	warmed()
 	in := NewDetectInput(docs...)
 	in.Topics = exportTopics(docs, topics)
@@ -375,8 +377,11 @@ func Analyze(ctx context.Context, docs []*Document, opts ...Option) (*Analysis, 
 // that documents are measured in parallel while the alignment, which
 // compares them, runs. Every value lands in the document's memo, where
 // the steps find it (or wait for it) as they would have computed it: the
-// analysis is the same. The returned function waits for the goroutines.
-func warmDocuments(docs []*Document) (wait func()) {
+// analysis is the same. The documents share the analysis's caches of
+// classified sentences and of read fields (see [claimCache],
+// [fieldCache]): variants repeat most of their text. The returned
+// function waits for the goroutines.
+func warmDocuments(docs []*Document, claims *claimCache, fields *fieldCache) (wait func()) {
 	var g errgroup.Group
 	g.SetLimit(runtime.GOMAXPROCS(0))
 	done := make(chan struct{})
@@ -387,8 +392,8 @@ func warmDocuments(docs []*Document) (wait func()) {
 				continue // nowhere to keep the values
 			}
 			g.Go(func() error {
-				sharedClaims(d)
-				docFieldRefs(d)
+				sharedClaimsWith(d, claims)
+				docFieldRefsWith(d, fields)
 				d.BlockIndicators()
 				return nil
 			})
@@ -637,20 +642,19 @@ func sectionRef(d *Document, i int) string {
 		return ""
 	}
 	s := d.Sections[i]
-	if s.Number == "" || headingNumber.MatchString(s.Title) {
+	if _, own := headingNumberEnd(s.Title); s.Number == "" || own {
 		return s.Title // "### 2.1 Goals" already says where it is
 	}
 	return s.Number + " " + s.Title
 }
 
-// headingNumber matches a title that starts with its own section number:
-// "3. Requirements", "2.1 Goals", "4)".
-var headingNumber = regexp.MustCompile(`^\d+(?:\.\d+)*[.)]?(?:\s|$)`)
+// A title can start with its own section number: "3. Requirements",
+// "2.1 Goals", "4)". headingNumberEnd (scan.go) finds where it ends.
 
 // bareTitle drops a title's own number: "3. Requirements" → "Requirements".
 func bareTitle(title string) string {
-	if loc := headingNumber.FindStringIndex(title); loc != nil && loc[1] < len(title) {
-		return strings.TrimSpace(title[loc[1]:])
+	if end, ok := headingNumberEnd(title); ok && end < len(title) {
+		return strings.TrimSpace(title[end:])
 	}
 	return title
 }

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/crucible-go/crucible/internal/lexicon"
@@ -108,23 +109,77 @@ func ExtractClaims(doc *Document, variant int) []Claim {
 // sharedClaims returns the document's claims as variant 0: the memoised
 // slice itself, which callers must not change.
 func sharedClaims(doc *Document) []Claim {
+	return sharedClaimsWith(doc, nil)
+}
+
+// sharedClaimsWith is sharedClaims reading sentences through a cache that
+// other documents of the same analysis share (nil for none).
+func sharedClaimsWith(doc *Document, cache *claimCache) []Claim {
 	if doc.memo == nil {
-		return extractClaims(doc)
+		return extractClaims(doc, cache)
 	}
-	doc.memo.claimsOnce.Do(func() { doc.memo.claims = extractClaims(doc) })
+	doc.memo.claimsOnce.Do(func() { doc.memo.claims = extractClaims(doc, cache) })
 	return doc.memo.claims
 }
 
-func extractClaims(doc *Document) []Claim {
+func extractClaims(doc *Document, cache *claimCache) []Claim {
 	const variant = 0
 	out := make([]Claim, 0, len(doc.Blocks))
 	forEachSentence(doc, variant, func(sent, lower string, row *tableRow, at sentenceAt) {
-		if c, ok := classifyLower(sent, lower, row); ok {
+		var c Claim
+		var ok bool
+		if cache != nil && row == nil {
+			c, ok = cache.classify(sent, lower)
+		} else {
+			c, ok = classifyLower(sent, lower, row)
+		}
+		if ok {
 			at.place(&c)
 			out = append(out, c)
 		}
 	})
 	return out
+}
+
+// claimCache remembers how sentences outside tables were classified, for
+// the documents of one analysis: variants of one artifact repeat most of
+// their sentences, and a sentence repeated within a document or across
+// them is read once. classifyLower depends on nothing but the sentence
+// (its lower-cased form is derived from it), so a cached reading is the
+// reading. The claims that share a reading share its slices, which every
+// reader of claims only reads, as the copies ExtractClaims hands out
+// already do.
+type claimCache struct {
+	mu sync.Mutex
+	m  map[string]cachedClaim
+}
+
+type cachedClaim struct {
+	c  Claim // before place: no location, no quote
+	ok bool
+}
+
+func newClaimCache() *claimCache {
+	return &claimCache{m: map[string]cachedClaim{}}
+}
+
+// classify is classifyLower(sent, lower, nil), read once per sentence.
+// Two documents may classify one sentence at once: both get the same
+// claim, and the second one stored is dropped.
+func (cc *claimCache) classify(sent, lower string) (Claim, bool) {
+	cc.mu.Lock()
+	r, hit := cc.m[sent]
+	cc.mu.Unlock()
+	if hit {
+		return r.c, r.ok
+	}
+	c, ok := classifyLower(sent, lower, nil)
+	cc.mu.Lock()
+	if _, dup := cc.m[sent]; !dup {
+		cc.m[sent] = cachedClaim{c, ok}
+	}
+	cc.mu.Unlock()
+	return c, ok
 }
 
 // tableRow is a table's data row with its header, for claims read from
@@ -409,11 +464,14 @@ func classifyLower(sent, lower string, row *tableRow) (Claim, bool) {
 	if !candidate(sent, lower) {
 		return Claim{}, false
 	}
+	// The tokens are read here and dropped (significant copies what it
+	// keeps): they live in a buffer on the stack unless the sentence is long.
+	var tokBuf [48]string
 	var toks []string
 	if needsSplit(sent) {
-		toks = words.Tokens(splitIdentifiers(sent)) // lower-cased by Tokens
+		toks = words.AppendTokens(tokBuf[:0], splitIdentifiers(sent)) // lower-cased by AppendTokens
 	} else {
-		toks = words.Tokens(lower) // the same tokens, without lower-casing sent again
+		toks = words.AppendTokens(tokBuf[:0], lower) // the same tokens, without lower-casing sent again
 	}
 	c := Claim{Text: sent, lower: lower}
 	// One lookup per token gives every word class the tests below ask
@@ -594,7 +652,8 @@ func splitIdentifiers(s string) string {
 // timeout"), stop words, fillers, numbers and requirement ids dropped,
 // synonyms unified and words stemmed.
 func subjectWords(phrase string) []string {
-	return significant(words.Tokens(splitIdentifiers(phrase)))
+	var buf [24]string // the tokens, dropped once read
+	return significant(words.AppendTokens(buf[:0], splitIdentifiers(phrase)))
 }
 
 // subjectWordsLower is subjectWords given strings.ToLower(phrase), or ""
@@ -604,7 +663,8 @@ func subjectWordsLower(phrase, lower string) []string {
 	if lower == "" || needsSplit(phrase) {
 		return subjectWords(phrase)
 	}
-	return significant(words.Tokens(lower))
+	var buf [24]string // the tokens, dropped once read
+	return significant(words.AppendTokens(buf[:0], lower))
 }
 
 // lowerTail returns lower[i:], or "" for a lower-case text not at hand.

@@ -10,7 +10,7 @@ func BenchmarkExtractClaims(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		for _, d := range docs {
-			extractClaims(d)
+			extractClaims(d, nil)
 		}
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/sync/errgroup"
 
@@ -63,8 +65,12 @@ func topicOrder(t topic) int {
 // sectionText is the prose directly under a section, without its
 // subsections (they are topics of their own).
 type sectionText struct {
-	doc      *Document
+	doc *Document
+	// text is the section's text when it is no run of the document's
+	// blocks (a test's); else the text is the blocks' texts joined by
+	// spaces, which fullText builds and most comparisons never need.
 	text     string
+	size     int // bytes of the joined text
 	blocks   []Block
 	index    []int // of each block in doc.Blocks
 	words    words.Set
@@ -76,21 +82,18 @@ type sectionText struct {
 
 func ownText(d *Document, si int) sectionText {
 	st := sectionText{doc: d}
-	var b strings.Builder
 	lo, hi := d.blockRange(d.Sections[si].Span)
-	// Counted first, so the slices and the text are allocated once.
-	blocks, size := 0, 0
+	// Counted first, so the slices are allocated once.
+	blocks := 0
 	for bi := lo; bi < hi; bi++ {
 		if d.Blocks[bi].Section == si {
 			blocks++
-			size += len(d.Blocks[bi].Text) + 1
 		}
 	}
 	if blocks == 0 {
 		return st
 	}
 	st.index, st.blocks = make([]int, 0, blocks), make([]Block, 0, blocks)
-	b.Grow(size)
 	for bi := lo; bi < hi; bi++ {
 		blk := d.Blocks[bi]
 		if blk.Section != si {
@@ -98,13 +101,41 @@ func ownText(d *Document, si int) sectionText {
 		}
 		st.index = append(st.index, bi)
 		st.blocks = append(st.blocks, blk)
+		if st.size > 0 {
+			st.size++ // the space before it
+		}
+		st.size += len(blk.Text)
+	}
+	return st
+}
+
+// fullText returns the section's text: its blocks' texts joined by a
+// space (none before the first non-empty one).
+func (st *sectionText) fullText() string {
+	if st.index == nil {
+		return st.text
+	}
+	var b strings.Builder
+	b.Grow(st.size)
+	for _, blk := range st.blocks {
 		if b.Len() > 0 {
 			b.WriteByte(' ')
 		}
 		b.WriteString(blk.Text)
 	}
-	st.text = b.String()
-	return st
+	return b.String()
+}
+
+// parts returns the pieces of the section's text that hold its words:
+// the joined text has a space between them, so no word spans two.
+func (st *sectionText) parts(buf []string) []string {
+	if st.index == nil {
+		return append(buf, st.text)
+	}
+	for _, blk := range st.blocks {
+		buf = append(buf, blk.Text)
+	}
+	return buf
 }
 
 // measure fills in the word statistics of a section's own text. It is
@@ -120,17 +151,24 @@ func (st *sectionText) measure() {
 	// frequencies emphasis needs.
 	// Sized for a word per six bytes (English averages about that), so
 	// neither slice grows a dozen times on a long section.
-	est := len(st.text)/6 + 1
-	set, long := make(words.Set, 0, est), make(words.Set, 0, est)
+	// The stems of long words (four letters or more) and of short ones are
+	// kept apart: the long ones are sorted to count repeats, and the word
+	// set is their union with the few short ones, merged rather than
+	// sorted again.
+	est := max(st.size, len(st.text))/6 + 1
+	var shortBuf [32]string // few words are short and not stop words
+	short := words.Set(shortBuf[:0])
+	long := make(words.Set, 0, est)
 	add := func(w string) {
 		st.count++
 		if words.IsStopWord(w) || !hasLetter(w) {
 			return
 		}
 		stem := words.Stem(w)
-		set = append(set, stem)
 		if len(w) >= 4 {
 			long = append(long, stem)
+		} else {
+			short = append(short, stem)
 		}
 	}
 	// The text is its blocks joined by spaces, so its words are theirs in
@@ -143,9 +181,29 @@ func (st *sectionText) measure() {
 			words.EachLower(lower[bi], add)
 		}
 	}
-	slices.Sort(set)
-	st.words = slices.Compact(set)
+	slices.Sort(long)
+	slices.Sort(short)
+	st.words = mergeUnique(long, short)
 	st.repeated = repeatedStems(long)
+}
+
+// mergeUnique returns the sorted union of two sorted slices, each value
+// once: slices.Compact of both sorted together.
+func mergeUnique(a, b []string) []string {
+	out := make([]string, 0, len(a)+len(b))
+	for len(a) > 0 || len(b) > 0 {
+		var next string
+		switch {
+		case len(b) == 0 || len(a) > 0 && a[0] <= b[0]:
+			next, a = a[0], a[1:]
+		default:
+			next, b = b[0], b[1:]
+		}
+		if len(out) == 0 || out[len(out)-1] != next {
+			out = append(out, next)
+		}
+	}
+	return out
 }
 
 // stemCount is a stem and how often it occurs.
@@ -154,11 +212,10 @@ type stemCount struct {
 	n    int
 }
 
-// repeatedStems sorts stems and returns those that occur twice or more,
-// with their counts: the frequencies emphasis reads, counted in the
-// sorted slice rather than in a map per section.
+// repeatedStems returns the stems, sorted, that occur twice or more, with
+// their counts: the frequencies emphasis reads, counted in the sorted slice
+// rather than in a map per section.
 func repeatedStems(stems []string) []stemCount {
-	slices.Sort(stems)
 	var out []stemCount
 	for i := 0; i < len(stems); {
 		j := i + 1
@@ -447,15 +504,71 @@ func compareTopic(docs []*Document, t topic, contradictions []Contradiction, byS
 	return p, true
 }
 
-// allEqual reports whether the members' texts are the same up to spacing.
+// allEqual reports whether the members' texts are the same up to spacing:
+// their strings.Fields are equal, read in step across the blocks without
+// building the texts.
 func allEqual(texts []sectionText, members []int) bool {
-	first := strings.Fields(texts[members[0]].text)
+	first := newFieldReader(&texts[members[0]])
 	for _, v := range members[1:] {
-		if !slices.Equal(strings.Fields(texts[v].text), first) {
-			return false
+		a, b := first, newFieldReader(&texts[v])
+		for {
+			fa, okA := a.next()
+			fb, okB := b.next()
+			if okA != okB || fa != fb {
+				return false
+			}
+			if !okA {
+				break
+			}
 		}
 	}
 	return true
+}
+
+// fieldReader hands out strings.Fields of a section's text one at a time.
+// It is a value: a copy reads on from where the original was.
+type fieldReader struct {
+	parts []string // the pieces of the text (read only)
+	at    int      // the piece being read
+	off   int      // where in it
+}
+
+func newFieldReader(st *sectionText) fieldReader {
+	return fieldReader{parts: st.parts(nil)}
+}
+
+// next returns the next field, or false at the end.
+func (r *fieldReader) next() (string, bool) {
+	for ; r.at < len(r.parts); r.at, r.off = r.at+1, 0 {
+		s := r.parts[r.at]
+		i := r.off
+		for i < len(s) {
+			c, size := rune(s[i]), 1
+			if c >= utf8.RuneSelf {
+				c, size = utf8.DecodeRuneInString(s[i:])
+			}
+			if !unicode.IsSpace(c) {
+				break
+			}
+			i += size
+		}
+		j := i
+		for j < len(s) {
+			c, size := rune(s[j]), 1
+			if c >= utf8.RuneSelf {
+				c, size = utf8.DecodeRuneInString(s[j:])
+			}
+			if unicode.IsSpace(c) {
+				break
+			}
+			j += size
+		}
+		if j > i {
+			r.off = j
+			return s[i:j], true
+		}
+	}
+	return "", false
 }
 
 // detailContrast reports one variant stating its topic concretely where

@@ -256,9 +256,16 @@ func (d *Document) BlockIndicators() []Indicators {
 		lower := d.lowerBlocks()
 		out := make([]Indicators, len(d.Blocks))
 		for i, b := range d.Blocks {
-			if b.Kind != Code {
-				out[i] = Indicators{Concrete: lexicon.ConcreteCount(b.Text), Vague: len(lexicon.VagueMatchesLower(lower[i]))}
+			if b.Kind == Code {
+				continue
 			}
+			concrete := 0
+			if isASCII(b.Text) { // its lower-cased text is the ASCII lower-casing the count reads
+				concrete = lexicon.ConcreteCountLower(b.Text, lower[i])
+			} else {
+				concrete = lexicon.ConcreteCount(b.Text)
+			}
+			out[i] = Indicators{Concrete: concrete, Vague: len(lexicon.VagueMatchesLower(lower[i]))}
 		}
 		return out
 	}).([]Indicators)

@@ -309,7 +309,7 @@ func TestEmphasisFastPath(t *testing.T) {
 			texts[v].measure()
 		}
 		for _, v := range members {
-			want := plainEmphasis(plainFreq(texts[v].text), texts, members, v)
+			want := plainEmphasis(plainFreq(texts[v].fullText()), texts, members, v)
 			assert.Equal(t, want, emphasis(texts[v], texts, members, v), "section %d variant %d", si, v)
 			if len(want) > 0 {
 				compared++

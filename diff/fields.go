@@ -92,7 +92,7 @@ type fieldsKey struct{}
 // is in, or empty for the document's header. A parsed document extracts
 // its fields once and hands out copies.
 func ExtractFields(doc *Document, variant int) []Field {
-	base := doc.Memo(fieldsKey{}, func() any { return extractFields(doc) }).([]Field)
+	base := doc.Memo(fieldsKey{}, func() any { return extractFields(doc, nil) }).([]Field)
 	out := slices.Clone(base)
 	for i := range out {
 		out[i].Variant = variant
@@ -107,10 +107,10 @@ type fldRef struct {
 	Field
 	norm  fldValue
 	class string
-	key   fldItemKey
-	topic int       // the aligned topic the field's section falls in, -1 for none
-	where words.Set // the words of the titles of the sections around the item
-	weak  bool      // matched to its cluster by a weak title overlap
+	key   *fldItemKey // shared by the fields of one item: never changed in place
+	topic int         // the aligned topic the field's section falls in, -1 for none
+	where words.Set   // the words of the titles of the sections around the item
+	weak  bool        // matched to its cluster by a weak title overlap
 	// confirmed marks a weak match corroborate confirmed (see there): the
 	// items are taken for one, and levels that cannot overlap contradict.
 	confirmed bool
@@ -121,26 +121,32 @@ type fldRef struct {
 // and context: the per-document part of compareFields and topicFields. Variant is 0 and topic -1; the
 // slice is shared, so callers copy each element before changing it.
 func docFieldRefs(d *Document) []fldRef {
+	return docFieldRefsWith(d, nil)
+}
+
+// docFieldRefsWith is docFieldRefs reading lines, values and item titles
+// through a cache the documents of one analysis share (nil for none).
+func docFieldRefsWith(d *Document, fc *fieldCache) []fldRef {
 	return d.Memo(fieldRefsKey{}, func() any {
-		fields := d.Memo(fieldsKey{}, func() any { return extractFields(d) }).([]Field)
+		fields := d.Memo(fieldsKey{}, func() any { return extractFields(d, fc) }).([]Field)
 		out := make([]fldRef, 0, len(fields))
 		// Many fields share an item (the section's title) and a context:
 		// each is derived once. Keys and contexts are never changed in
 		// place, so the fields can share them.
-		keys := map[string]fldItemKey{}
+		keys := map[string]*fldItemKey{}
 		type place struct {
 			section int
 			table   bool
 		}
 		contexts := map[place]words.Set{}
 		for _, f := range fields {
-			nv := fldNormalise(f)
+			nv := fldNormaliseWith(f, fc)
 			key, ok := keys[f.Item]
 			if !ok {
-				key = newFldItemKey(f.Item)
+				key = fc.itemKey(f.Item)
 				keys[f.Item] = key
 			}
-			r := fldRef{Field: f, norm: nv, class: fldClass(f.Name, nv), key: key, topic: -1}
+			r := fldRef{Field: f, norm: nv, class: fc.class(f.Name, nv), key: key, topic: -1}
 			if f.Section >= 0 && r.class != "" {
 				at := place{f.Section, f.Form == FormTable}
 				where, ok := contexts[at]

@@ -15,11 +15,12 @@ import (
 // compareFields compares the labelled fields of the variants: the
 // disagreements, sorted by their first value's position, and the
 // contradictions among them (values on one known scale that differ).
-func compareFields(docs []*Document, topics []topic) ([]FieldDisagreement, []Contradiction) {
+// fc is the analysis's cache of read fields (nil for none).
+func compareFields(docs []*Document, topics []topic, fc *fieldCache) ([]FieldDisagreement, []Contradiction) {
 	topicOf := fldSectionTopics(docs, topics)
 	size := map[string]int{} // fields per class, duplicates included
 	for _, d := range docs {
-		for _, r := range docFieldRefs(d) {
+		for _, r := range docFieldRefsWith(d, fc) {
 			if r.class != "" {
 				size[r.class]++
 			}
@@ -383,6 +384,7 @@ func topicFields(docs []*Document, t topic) []topicField {
 	}
 	byClass := map[string][]fldRef{}
 	var classes []string
+	header := &fldItemKey{header: true} // the key of the topic itself, shared by its fields
 	for v, si := range t.sections {
 		if si < 0 {
 			continue
@@ -398,7 +400,7 @@ func topicFields(docs []*Document, t topic) []topicField {
 			key := sf.key // newFldItemKey(f.Item)
 			if f.Form != FormTable {
 				f.Item = "" // the section is the item: the topic itself
-				key = fldItemKey{header: true}
+				key = header
 			}
 			r := fldRef{Field: f, norm: nv, class: cls, key: key, topic: 0}
 			dup := cls
@@ -539,7 +541,7 @@ func fldChoiceSides(cluster []fldRef) ([]fldRef, bool) {
 
 // fldSameCitation reports whether two items cite one place of a source
 // file, and no other.
-func fldSameCitation(a, b fldItemKey) bool {
+func fldSameCitation(a, b *fldItemKey) bool {
 	if len(a.refs) == 0 || len(a.refs) != len(a.allRefs) || len(b.refs) != len(b.allRefs) {
 		return false
 	}

@@ -14,22 +14,29 @@ import (
 // Reading fields from a document's source: labelled lines, the top-level
 // lines of YAML code blocks, and table columns that hold labels.
 
-func extractFields(doc *Document) []Field {
+func extractFields(doc *Document, fc *fieldCache) []Field {
 	line := fldSourceLines(doc)
 	header := fldHeaderSections(doc)
 	count := map[string]int{}
 	for _, sec := range doc.Sections {
 		count[strings.ToLower(strings.TrimSpace(sec.Title))]++
 	}
+	// Each section's item is named once, not once per field or block in it.
+	items := make([]string, len(doc.Sections))
+	named := make([]bool, len(doc.Sections))
 	item := func(si int) string {
 		if si < 0 || header[si] {
 			return ""
+		}
+		if named[si] {
+			return items[si]
 		}
 		title := strings.TrimSpace(doc.Sections[si].Title)
 		// "### Mitigation" under every risk: the parent says which one
 		if p := doc.Sections[si].Parent; count[strings.ToLower(title)] > 1 && p >= 0 && !header[p] {
 			title = strings.TrimSpace(doc.Sections[p].Title) + " / " + title
 		}
+		items[si], named[si] = title, true
 		return title
 	}
 	var out []Field
@@ -41,13 +48,13 @@ func extractFields(doc *Document) []Field {
 			for end < len(doc.Blocks) && doc.Blocks[end].Kind == TableRow && !doc.Blocks[end].Header {
 				end++
 			}
-			out = append(out, fldTable(doc.Blocks[bi:end], line)...)
+			out = append(out, fldTable(doc.Blocks[bi:end], line, fc)...)
 			bi = end - 1
 		case Code:
 			out = append(out, fldYAML(b, line, item(b.Section))...)
 		default:
 			for n := b.Line; n <= b.EndLine; n++ {
-				for _, f := range fldLabelledLine(line(n)) {
+				for _, f := range fc.labelledLine(line(n)) {
 					f.Section, f.Line, f.Item = b.Section, n, item(b.Section)
 					if f.Item == "" && fldProvenance(f.Name) {
 						continue // who wrote a variant, and when, is not what it says
@@ -110,24 +117,17 @@ func fldProvenance(name string) bool {
 
 // ---- labelled lines ----
 
-var (
-	// "**Key**: value" and "**Key:** value", bold or italic.
-	fldLabelKeyREs = []*regexp.Regexp{
-		regexp.MustCompile(`^\*\*([^*\n]+?)\*\*\s*[:：]\s*(.*)$`),
-		regexp.MustCompile(`^\*\*([^*\n]+?)[:：]\*\*\s*(.*)$`),
-		regexp.MustCompile(`^__([^_\n]+?)__\s*[:：]\s*(.*)$`),
-		regexp.MustCompile(`^__([^_\n]+?)[:：]__\s*(.*)$`),
-		regexp.MustCompile(`^\*([^*\n]+?)\*\s*[:：]\s*(.*)$`),
-		regexp.MustCompile(`^\*([^*\n]+?)[:：]\*\s*(.*)$`),
-	}
-	// fldLabelKeyOpen is the markup each of fldLabelKeyREs opens with.
-	fldLabelKeyOpen = []string{"**", "**", "__", "__", "*", "*"}
-	// "**Key: value**rest": the value is the rest of the bold span.
-	fldLabelSpanRE = regexp.MustCompile(`^\*\*([^*:\n]+?):\s+([^*\n]+?)\*\*(.*)$`)
-	// "Key: value" without markup.
-	fldPlainKeyRE = regexp.MustCompile(`^([A-Za-z][A-Za-z0-9 _./()&'-]*?)\s*:\s+(\S.*)$`)
-	fldListMarkRE = regexp.MustCompile(`^(?:[-*+]|\d{1,3}[.)])\s+(?:\[[ xX]\]\s+)?`)
-)
+// The label patterns, matched by hand (scan.go; the expressions are the
+// oracles of scan_test.go):
+//
+//   - "**Key**: value" and "**Key:** value", bold or italic (labelKeyMatch);
+//   - "**Key: value**rest": the value is the rest of the bold span
+//     (labelSpanMatch);
+//   - "Key: value" without markup (plainKeyMatch);
+//   - the list mark before any of them (listMarkEnd).
+
+// fldLabelKeyOpen is the markup each of the label-key patterns opens with.
+var fldLabelKeyOpen = []string{"**", "**", "__", "__", "*", "*"}
 
 // fldLabelledLine reads the labelled fields of one source line: usually
 // one, several when segments separated by " | " each start with a bold
@@ -138,8 +138,8 @@ func fldLabelledLine(src string) []Field {
 	}
 	quote := strings.TrimSpace(src)
 	s := strings.TrimLeft(quote, "> \t")
-	if m := fldListMarkRE.FindStringIndex(s); m != nil {
-		s = s[m[1]:] // the pattern is anchored and never empty: one match at most
+	if end, ok := listMarkEnd(s); ok {
+		s = s[end:]
 	}
 	if s == "" {
 		return nil
@@ -178,43 +178,43 @@ func hasColon(s string) bool {
 func fldLabelled(s string) (Field, bool) {
 	if strings.HasPrefix(s, "*") || strings.HasPrefix(s, "_") { // a bold or italic label opens with its markup
 		if strings.HasPrefix(s, "**") {
-			if m := fldLabelSpanRE.FindStringSubmatch(s); m != nil && fldKeyOK(m[1]) {
-				return Field{Name: fldPlain(m[1]), Value: strings.TrimSpace(fldPlain(m[2])), Bounded: true}, true
+			if key, value, _, ok := labelSpanMatch(s); ok && fldKeyOK(key) {
+				return Field{Name: fldPlain(key), Value: strings.TrimSpace(fldPlain(value)), Bounded: true}, true
 			}
 		}
-		for k, re := range fldLabelKeyREs {
-			if !strings.HasPrefix(s, fldLabelKeyOpen[k]) {
+		for k, open := range fldLabelKeyOpen {
+			if !strings.HasPrefix(s, open) {
 				continue // the pattern opens with other markup
 			}
-			m := re.FindStringSubmatch(s)
-			if m == nil {
+			key, value, ok := labelKeyMatch(s, k)
+			if !ok {
 				continue
 			}
-			if hasColon(m[1]) || !fldKeyOK(m[1]) {
+			if hasColon(key) || !fldKeyOK(key) {
 				return Field{}, false
 			}
-			val, bounded := fldValueSpan(m[2])
+			val, bounded := fldValueSpan(value)
 			if val == "" {
 				return Field{}, false
 			}
-			return Field{Name: fldPlain(m[1]), Value: val, Bounded: bounded, raw: m[2]}, true
+			return Field{Name: fldPlain(key), Value: val, Bounded: bounded, raw: value}, true
 		}
 	}
 	if !fldPlainKeyShape(s) {
 		return Field{}, false
 	}
-	if m := fldPlainKeyRE.FindStringSubmatch(s); m != nil && fldKeyOK(m[1]) && unicode.IsUpper(rune(m[1][0])) && !sentenceStart(m[1]) {
-		val, bounded := fldValueSpan(m[2])
+	if key, value, ok := plainKeyMatch(s); ok && fldKeyOK(key) && unicode.IsUpper(rune(key[0])) && !sentenceStart(key) {
+		val, bounded := fldValueSpan(value)
 		if val == "" {
 			return Field{}, false
 		}
-		return Field{Name: fldPlain(m[1]), Value: val, Bounded: bounded, raw: m[2]}, true
+		return Field{Name: fldPlain(key), Value: val, Bounded: bounded, raw: value}, true
 	}
 	return Field{}, false
 }
 
 // fldPlainKeyShape reports whether s can be a plain "Key: value" line
-// that fldLabelled takes: fldPlainKeyRE's key holds no colon, so its colon
+// that fldLabelled takes: plainKeyMatch's key holds no colon, so its colon
 // is the first one; before it come only the key's characters and spaces,
 // after it a space; and the key starts with an upper-case ASCII letter.
 func fldPlainKeyShape(s string) bool {
@@ -358,7 +358,7 @@ func fldYAML(b Block, line func(int) string, item string) []Field {
 
 // fldTable reads one table: the columns whose cells are mostly labels
 // (severities, verdicts, statuses) are fields of the row's item.
-func fldTable(rows []Block, line func(int) string) []Field {
+func fldTable(rows []Block, line func(int) string, fc *fieldCache) []Field {
 	if len(rows) < 2 || !rows[0].Header || len(rows[0].Cells) < 2 {
 		return nil
 	}
@@ -374,7 +374,7 @@ func fldTable(rows []Block, line func(int) string) []Field {
 				continue
 			}
 			filled++
-			if v := normaliseFieldValue(r.Cells[c], true, FormTable); v.kind == fvEnum && v.scale != fscaleToken {
+			if v := fc.normalise(r.Cells[c], true, FormTable); v.kind == fvEnum && v.scale != fscaleToken {
 				labels++
 			}
 		}

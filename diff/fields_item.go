@@ -88,7 +88,7 @@ func fldParseNum(s string) []int {
 
 // hasFamilyID reports whether the key has an id with a prefix ("Task 2.1"),
 // not only a bare number.
-func (k fldItemKey) hasFamilyID() bool {
+func (k *fldItemKey) hasFamilyID() bool {
 	for _, id := range k.ids {
 		if id.prefix != "" {
 			return true
@@ -102,7 +102,7 @@ func (k fldItemKey) hasFamilyID() bool {
 //
 // The result may be k's own words (when it has nothing else), so callers
 // only read it.
-func (k fldItemKey) tokens() []string {
+func (k *fldItemKey) tokens() []string {
 	if k.header {
 		return headerTokens
 	}
@@ -148,7 +148,7 @@ func fldIDKey(id fldItemID) string {
 // -1 when both have an id of one family and they differ, -2 when their
 // ids are of different families ("SY-1" and "Step 2": items of two
 // different lists) or they cite different places, 0 otherwise.
-func fldIDMatch(a, b fldItemKey) int {
+func fldIDMatch(a, b *fldItemKey) int {
 	if len(a.fams) > 0 && len(b.fams) > 0 {
 		related := false
 		for _, x := range a.fams {

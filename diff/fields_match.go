@@ -47,7 +47,12 @@ func uniqueIDs(refs []fldRef) {
 				cites = append(cites, ref)
 			}
 		}
-		r.key.ids, r.key.refs = ids, cites
+		if len(ids) == len(r.key.ids) && len(cites) == len(r.key.refs) {
+			continue // nothing dropped: the shared key stays as it is
+		}
+		k := *r.key // keys are shared: a copy is changed
+		k.ids, k.refs = ids, cites
+		r.key = &k
 	}
 }
 
@@ -60,7 +65,7 @@ func uniqueIDs(refs []fldRef) {
 func fldRenumberings(byClass map[string][]fldRef) map[[2]int]bool {
 	type titled struct {
 		v     int
-		key   fldItemKey
+		key   *fldItemKey
 		title string // the words of the title
 	}
 	type item struct {
@@ -351,7 +356,7 @@ func corroborate(clustered map[string][][]fldRef) {
 	}
 	// The words of each item's title and how many items of its variant
 	// name each word: a word only one item names distinguishes it.
-	titles := map[itemRef]fldItemKey{}
+	titles := map[itemRef]*fldItemKey{}
 	named := map[int]map[string]int{}
 	for _, clusters := range clustered {
 		for _, cl := range clusters {

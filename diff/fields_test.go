@@ -476,7 +476,7 @@ func FuzzExtractFields(f *testing.F) {
 			_ = fldClass(fl.Name, v)
 			_ = newFldItemKey(fl.Item)
 		}
-		compareFields([]*Document{d, d}, nil)
+		compareFields([]*Document{d, d}, nil, nil)
 	})
 }
 

@@ -52,15 +52,21 @@ type fldValue struct {
 // fldNormalise normalises a field's value; a labelled list of code spans
 // ("**Scope**: `commands.py`, `executor.py`") is the set of what it names.
 func fldNormalise(f Field) fldValue {
+	return fldNormaliseWith(f, nil)
+}
+
+// fldNormaliseWith is fldNormalise with the normalised values of a cache
+// (nil for none).
+func fldNormaliseWith(f Field, fc *fieldCache) fldValue {
 	if f.Form == FormLabel && f.raw != "" {
 		if nv, ok := codeList(f.raw); ok {
 			return nv
 		}
 	}
 	if f.lines {
-		return normaliseFieldValue(f.Value+" lines", f.Bounded, f.Form)
+		return fc.normalise(f.Value+" lines", f.Bounded, f.Form)
 	}
-	return normaliseFieldValue(f.Value, f.Bounded, f.Form)
+	return fc.normalise(f.Value, f.Bounded, f.Form)
 }
 
 // codeList reads a value made of code spans, each optionally followed by
@@ -404,6 +410,8 @@ func (a fldValue) comparableScale() string {
 // "Assessment", "Accuracy", "Status") is one field, a severity or impact
 // another — and a judgement given as a level is a severity ("My
 // Assessment: MEDIUM"). Other names stand for themselves.
+//
+// It reads of v its kind and scale only (fieldCache.class keys on them).
 func fldClass(name string, v fldValue) string {
 	n := strings.ToLower(fldStripParens(fldPlain(name)))
 	toks := words.Tokens(n)

@@ -1,7 +1,6 @@
 package diff
 
 import (
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -11,9 +10,9 @@ import (
 // and the place in the alignment its section belongs to. The detectors use
 // these to compare only statements about one thing.
 
-// statementLabel matches the id that labels a statement rather than
-// naming its subject: "NOTIF-04:" in "NOTIF-04: The system must …".
-var statementLabel = regexp.MustCompile(`^[\s>*_\-+\d.)]*[A-Za-z][A-Za-z0-9]*[-_.]?\d[\w.-]*[*_]*\s*:`)
+// A statement can open with an id that labels it rather than naming its
+// subject: "NOTIF-04:" in "NOTIF-04: The system must …" (statementLabelEnd
+// in scan.go finds where it ends).
 
 // subjectIDs returns the item ids named before a value in its statement,
 // leaving out an id that labels the whole statement: those are what the
@@ -28,8 +27,8 @@ func withoutLabel(quote string) string {
 	if strings.IndexByte(quote, ':') < 0 {
 		return quote
 	}
-	if loc := statementLabel.FindStringIndex(quote); loc != nil {
-		quote = quote[loc[1]:]
+	if end, ok := statementLabelEnd(quote); ok {
+		quote = quote[end:]
 	}
 	return quote
 }
@@ -69,16 +68,35 @@ func itemIDs(text string) []string {
 			ids = append(ids, f)
 		}
 	}
-	for _, f := range strings.FieldsFunc(text, func(r rune) bool {
-		return r == ' ' || r == ',' || r == ';' || r == '(' || r == ')' || r == '`' || r == '*' || r == '|' || r == ':' || r == '"' || r == '\''
-	}) {
-		f = strings.TrimRight(f, ".")
-		if isItemID(f) {
-			ids = append(ids, strings.ToUpper(f))
+	// The fields strings.FieldsFunc would split at these ASCII separators,
+	// walked without building the list: a byte of a multi-byte rune is
+	// never one of them.
+	for i := 0; i < len(text); {
+		for i < len(text) && isIDSeparator(text[i]) {
+			i++
 		}
+		j := i
+		for j < len(text) && !isIDSeparator(text[j]) {
+			j++
+		}
+		if j > i {
+			if f := strings.TrimRight(text[i:j], "."); isItemID(f) {
+				ids = append(ids, strings.ToUpper(f))
+			}
+		}
+		i = j
 	}
 	slices.Sort(ids)
 	return slices.Compact(ids)
+}
+
+// isIDSeparator reports whether c separates the words itemIDs reads.
+func isIDSeparator(c byte) bool {
+	switch c {
+	case ' ', ',', ';', '(', ')', '`', '*', '|', ':', '"', '\'':
+		return true
+	}
+	return false
 }
 
 // codeSpans returns the text between pairs of backticks.

@@ -69,6 +69,7 @@ func detectMinimalPairs(in DetectInput) []Contradiction {
 	var entries []entry
 	var sents []pairSentence
 	var weighted []uint64
+	var slab []string // the tokens of every sentence kept
 	for v, d := range in.Documents {
 		lowerBlocks := d.lowerBlocks()
 		for bi := range d.Blocks {
@@ -97,7 +98,19 @@ func detectMinimalPairs(in DetectInput) []Contradiction {
 						plain = lowerBlocks[bi][k : k+len(sent)]
 					}
 				}
-				toks := words.Tokens(plain)
+				// The tokens go to one slab for all sentences: a sentence
+				// kept holds its stretch of it (a stretch left in an array
+				// the slab has outgrown stays valid); one dropped gives its
+				// stretch back.
+				start := len(slab)
+				slab = words.AppendTokens(slab, plain)
+				toks := slab[start:len(slab):len(slab)]
+				keep := false
+				defer func() {
+					if !keep {
+						slab = slab[:start]
+					}
+				}()
 				if len(toks) < pairMinWords || len(toks) > pairMaxWords {
 					return
 				}
@@ -131,6 +144,7 @@ func detectMinimalPairs(in DetectInput) []Contradiction {
 					if si < 0 {
 						si = int32(len(sents))
 						sents = append(sents, pairSentence{variant: v, block: bi, sent: sent, toks: toks})
+						keep = true
 					}
 					entries = append(entries, entry{total - weighted[i], where, si, int32(len(entries))})
 				}

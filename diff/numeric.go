@@ -38,6 +38,13 @@ func (r qref) subjectText() string {
 // says; and the durations of one phase (itemDurations). Without an
 // alignment (DetectInput.Topics empty) any two sections may compare.
 func detectNumeric(in DetectInput) []Contradiction {
+	return detectNumericUpTo(in, intraDirect)
+}
+
+// detectNumericUpTo is detectNumeric with intraNumeric comparing clusters
+// of up to direct values pair by pair: the tests check that any size
+// finds the same.
+func detectNumericUpTo(in DetectInput, direct int) []Contradiction {
 	nq := 0
 	for v := range in.Claims {
 		for ci := range in.Claims[v] {
@@ -47,6 +54,26 @@ func detectNumeric(in DetectInput) []Contradiction {
 	refs := make([]qref, 0, nq)
 	across, within := make([]keyed, 0, nq), make([]keyed, 0, nq)
 	place := newTopicIndex(in)
+	// A claim read once for the documents that repeat its sentence shares
+	// its quantities' subjects with them: each subject slice is joined
+	// once, found by its first element's address and its length.
+	type slice struct {
+		first *string
+		n     int
+	}
+	joined := map[slice]string{}
+	joinSubject := func(subject []string) string {
+		if len(subject) == 0 {
+			return ""
+		}
+		k := slice{&subject[0], len(subject)}
+		j, ok := joined[k]
+		if !ok {
+			j = strings.Join(subject, " ")
+			joined[k] = j
+		}
+		return j
+	}
 	// The groups are built once per dimension and place: most values
 	// share both with many others.
 	groups := map[[2]string]string{}
@@ -73,7 +100,7 @@ func detectNumeric(in DetectInput) []Contradiction {
 			quote := withoutLabel(c.Quote)
 			for qi := range c.Quantities {
 				q := &c.Quantities[qi]
-				refs = append(refs, qref{c, q, idsBefore(quote, q.Text), strings.Join(q.Subject, " ")})
+				refs = append(refs, qref{c, q, idsBefore(quote, q.Text), joinSubject(q.Subject)})
 				across = append(across, keyed{group: group(q.Dim, "|", where), words: q.Subject})
 				within = append(within, keyed{group: group(q.Dim, "|", vkey), words: q.Subject})
 			}
@@ -105,8 +132,17 @@ func detectNumeric(in DetectInput) []Contradiction {
 		}
 	}
 	out := mergeRepeated(cross)
+	// Each variant's heading items are looked up once, not once per
+	// cluster.
+	items := make([][]string, len(in.Documents))
+	itemsOf := func(v int) []string {
+		if items[v] == nil {
+			items[v] = headingItems(in.Documents[v])
+		}
+		return items[v]
+	}
 	for _, members := range groupClusters(cluster(within, 0.75)) {
-		if c, ok := intraNumeric(in, refs, members); ok {
+		if c, ok := intraNumeric(itemsOf, refs, members, direct); ok {
 			out = append(out, c)
 		}
 	}
@@ -341,16 +377,22 @@ func crossNumeric(refs []qref, members []int) (Contradiction, bool) {
 // one subject in sections that are not two items of a series — so a
 // variant with thousands of values in as many sections costs about as
 // many comparisons as it has values, not their square.
-func intraNumeric(in DetectInput, refs []qref, members []int) (Contradiction, bool) {
+// Clusters of up to direct values are compared pair by pair
+// (intraNumericDirect), larger ones through buckets.
+// itemsOf returns headingItems of a variant's document.
+func intraNumeric(itemsOf func(v int) []string, refs []qref, members []int, direct int) (Contradiction, bool) {
 	if len(members) < 2 {
 		return Contradiction{}, false
 	}
-	items := headingItems(in.Documents[refs[members[0]].claim.Variant])
+	items := itemsOf(refs[members[0]].claim.Variant)
 	itemOf := func(r qref) string {
 		if s := r.claim.Section; s >= 0 && s < len(items) {
 			return items[s]
 		}
 		return ""
+	}
+	if len(members) <= direct {
+		return intraNumericDirect(items, refs, members)
 	}
 	// Positions in members of the values in each bucket, ascending.
 	bySection := map[int][]int{}
@@ -396,6 +438,32 @@ func intraNumeric(in DetectInput, refs []qref, members []int) (Contradiction, bo
 		cand = slices.Compact(cand)
 		for _, y := range cand {
 			b := refs[members[y]]
+			if a.claim == b.claim || !sameSubjectWithin(items, a, b) {
+				continue
+			}
+			if c, ok := numericContradiction([]qref{a, b}); ok {
+				return c, true
+			}
+		}
+	}
+	return Contradiction{}, false
+}
+
+// intraDirect is the size of cluster up to which intraNumeric compares
+// every pair directly rather than through its buckets: building four maps
+// costs more than a few comparisons.
+const intraDirect = 12
+
+// intraNumericDirect is intraNumeric for a small cluster: every pair (x,
+// y), y after x, in order. The buckets hold every pair sameSubjectWithin
+// accepts (one section; a shared id; one subject of two words or more,
+// whose heading items differ only if parallelItems says so), so the pairs
+// compared, and the first that clashes, are the same.
+func intraNumericDirect(items []string, refs []qref, members []int) (Contradiction, bool) {
+	for x, i := range members {
+		a := refs[i]
+		for _, j := range members[x+1:] {
+			b := refs[j]
 			if a.claim == b.claim || !sameSubjectWithin(items, a, b) {
 				continue
 			}

@@ -1,6 +1,10 @@
 package diff
 
-import "github.com/crucible-go/crucible/internal/words"
+import (
+	"strings"
+
+	"github.com/crucible-go/crucible/internal/words"
+)
 
 // Cheap tests the line rules run before a regular expression. Each is
 // implied by the expressions it guards (a line failing it cannot match
@@ -12,23 +16,55 @@ import "github.com/crucible-go/crucible/internal/words"
 // an allocation, the many lines that cannot match.
 func hasFold(s, sub string) bool {
 	n := len(sub)
-	for i := 0; i+n <= len(s); i++ {
-		j := 0
-		for j < n {
-			c := s[i+j]
-			if 'A' <= c && c <= 'Z' {
-				c += 'a' - 'A'
+	if n == 0 {
+		return true
+	}
+	// The places where sub's first byte can match are found with
+	// strings.IndexByte (one search per case of a letter), and only
+	// they are compared.
+	c, other := sub[0], sub[0]
+	switch {
+	case 'a' <= c && c <= 'z':
+		other = c - ('a' - 'A')
+	case 'A' <= c && c <= 'Z':
+		return false // s is compared lower-cased: never an upper-case byte
+	}
+	last := len(s) - n // the last place sub can start
+	for i := 0; i <= last; i++ {
+		k := strings.IndexByte(s[i:last+1], c)
+		if other != c {
+			limit := last + 1 - i
+			if k >= 0 {
+				limit = k
 			}
-			if c != sub[j] {
-				break
+			if u := strings.IndexByte(s[i:i+limit], other); u >= 0 {
+				k = u
 			}
-			j++
 		}
-		if j == n {
+		if k < 0 {
+			return false
+		}
+		i += k
+		if foldsAt(s[i:i+n], sub) {
 			return true
 		}
 	}
 	return false
+}
+
+// foldsAt reports whether t, as long as sub, is sub with ASCII letters in
+// either case.
+func foldsAt(t, sub string) bool {
+	for j := 1; j < len(sub); j++ {
+		c := t[j]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != sub[j] {
+			return false
+		}
+	}
+	return true
 }
 
 // hasColonDigit reports whether s holds ':' directly followed by an ASCII

@@ -218,22 +218,17 @@ func quantities(sent, lower string) []Quantity {
 	return out
 }
 
-var percentileRE = regexp.MustCompile(`(?i)^[^,;.]{0,24}?\b(?:at\s+(?:the\s+)?(\d{1,2}(?:\.\d+)?)(?:st|nd|rd|th)\s+percentile|p(\d{2}(?:\.\d+)?)\b)`)
-
 // percentileOf returns the percentile a value is stated at, read from the
 // words right after it ("at the 95th percentile", "p99"), or "".
 func percentileOf(after string) string {
 	if !mayStatePercentile(after) {
 		return ""
 	}
-	m := percentileRE.FindStringSubmatch(after)
-	if m == nil {
-		return ""
-	}
-	return m[1] + m[2]
+	return percentileMatch(after)
 }
 
-// mayStatePercentile reports whether percentileRE could match s: its
+// mayStatePercentile reports whether percentileRE (now percentileMatch)
+// could match s: its
 // match opens, after at most 24 runes none of which is ',', ';' or '.',
 // with "p" and two digits, or with "at" followed somewhere by
 // "percentile". Most values have neither: "p99" later in the sentence,
@@ -325,6 +320,9 @@ var seriesRE = regexp.MustCompile(`^(?i)([a-z]+)?[ \t]*[-#]?[ \t]*(\d+(?:\.\d+)?
 // "PHASE 3" for "Phase 3: Certification", for "P3: Certification", or for
 // the row key "3" under a column headed "Phase". Empty when it names none.
 func seriesItem(columnHeader, key string) string {
+	if !containsDigit(key) {
+		return "" // seriesRE needs a digit: most titles and row keys have none
+	}
 	key = strings.TrimSpace(strings.Trim(strings.TrimSpace(key), "*_`"))
 	m := seriesRE.FindStringSubmatch(key)
 	if m == nil {

@@ -166,8 +166,22 @@ func ConcreteCount(s string) int {
 	return n
 }
 
+// ConcreteCountLower is ConcreteCount(s) for a caller that has s with its
+// ASCII letters lower-cased at hand (strings.ToLower of an ASCII s): the
+// diff step counts every block, whose lower-cased text it keeps anyway.
+// lower must be as long as s.
+func ConcreteCountLower(s, lower string) int {
+	n := 0
+	scanConcreteLower(s, lower, func(string) { n++ })
+	return n
+}
+
 func scanConcrete(s string, emit func(string)) {
-	lower := asciiLower(s)
+	scanConcreteLower(s, asciiLower(s), emit)
+}
+
+// scanConcreteLower is scanConcrete with asciiLower(s) given.
+func scanConcreteLower(s, lower string, emit func(string)) {
 	for i := 0; i < len(lower); {
 		c := lower[i]
 		switch {

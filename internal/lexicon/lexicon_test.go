@@ -79,3 +79,43 @@ func TestTrimDotsDashesIsTrim(t *testing.T) {
 		assert.Equal(t, strings.Trim(w, ".-"), trimDotsDashes(w), "%q", w)
 	}
 }
+
+// ConcreteCountLower, given the ASCII lower-casing of s, counts as
+// ConcreteCount does; strings.ToLower is that lower-casing for ASCII text.
+func TestConcreteCountLower(t *testing.T) {
+	for _, in := range []string{
+		"Latency <200ms at ≥99.9% availability", "Ship in a 2-week sprint by Q3", "Zero critical vulnerabilities",
+		"Deliver in 6–8 weeks, by 2026-03-01 or March 2026", "Respond WITHIN 5 Minutes", "Use PostgreSQL and Kafka", "",
+		"Nothing specific here", "H1 2027 and q4", "AT LEAST 3 replicas, NO MORE THAN 10",
+	} {
+		got := ConcreteCountLower(in, asciiLower(in))
+		assert.Equal(t, ConcreteCount(in), got, in)
+		if isASCII(in) {
+			assert.Equal(t, ConcreteCount(in), ConcreteCountLower(in, strings.ToLower(in)), in)
+		}
+	}
+	assert.Equal(t, 4, ConcreteCountLower("AT LEAST 3 replicas by Q3 in Go, H1 2027", "at least 3 replicas by q3 in go, h1 2027"))
+}
+
+func FuzzConcreteCountLower(f *testing.F) {
+	f.Add("Respond WITHIN 5 Minutes by Q3 2026 in PostgreSQL")
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := ConcreteCountLower(s, asciiLower(s)), ConcreteCount(s); got != want {
+			t.Fatalf("ConcreteCountLower(%q) = %d, ConcreteCount says %d", s, got, want)
+		}
+		if isASCII(s) {
+			if got, want := ConcreteCountLower(s, strings.ToLower(s)), ConcreteCount(s); got != want {
+				t.Fatalf("ConcreteCountLower(%q, ToLower) = %d, ConcreteCount says %d", s, got, want)
+			}
+		}
+	})
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}

@@ -30,6 +30,14 @@ func Tokens(s string) []string {
 	return out
 }
 
+// AppendTokens appends Tokens(s) to dst and returns the result: a caller
+// that reads the tokens and drops them can keep them in a buffer of its
+// own.
+func AppendTokens(dst []string, s string) []string {
+	forEachToken(strings.ToLower(s), func(tok string) { dst = append(dst, tok) })
+	return dst
+}
+
 // Each calls fn with each token of s, lower-cased, in order: Tokens
 // without the slice, for callers that only fold over the words.
 func Each(s string, fn func(tok string)) { forEachToken(strings.ToLower(s), fn) }
@@ -138,7 +146,32 @@ func StopWords() []string {
 }
 
 // IsStopWord reports whether the lower-cased word w carries no topic.
-func IsStopWord(w string) bool { return stopWords[w] }
+//
+// It is stopWords as a switch: every word of every section passes here,
+// and comparing a short string with a few others of its length costs less
+// than hashing it (TestIsStopWordIsTheMap keeps the two the same).
+func IsStopWord(w string) bool {
+	switch len(w) {
+	case 1:
+		return w == "a" || w == "&"
+	case 2:
+		switch w {
+		case "an", "as", "at", "be", "by", "in", "is", "it", "of", "on", "or", "to", "vs":
+			return true
+		}
+	case 3:
+		switch w {
+		case "and", "are", "for", "its", "the", "via", "our":
+			return true
+		}
+	case 4:
+		switch w {
+		case "from", "into", "with", "this", "that":
+			return true
+		}
+	}
+	return false
+}
 
 // Stem reduces a lower-cased word to a crude singular stem: "requirements"
 // → "requirement", "strategies" → "strategy". It leaves words ending in
@@ -191,7 +224,7 @@ const dedupeFrom = 2048
 func newSetPlain(s string) Set {
 	set := make(Set, 0, len(s)/8+1)
 	forEachToken(strings.ToLower(s), func(w string) {
-		if stopWords[w] || isNumbering(w) {
+		if IsStopWord(w) || isNumbering(w) {
 			return
 		}
 		set = append(set, Stem(w))
@@ -211,7 +244,7 @@ func newSetDeduped(s string) Set {
 			return
 		}
 		seen[w] = struct{}{}
-		if stopWords[w] || isNumbering(w) {
+		if IsStopWord(w) || isNumbering(w) {
 			return
 		}
 		set = append(set, Stem(w))

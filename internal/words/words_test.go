@@ -141,3 +141,46 @@ func FuzzFields(f *testing.F) {
 		}
 	})
 }
+
+// IsStopWord is the stopWords map written as a switch: the same words.
+func TestIsStopWordIsTheMap(t *testing.T) {
+	for w := range stopWords {
+		if !IsStopWord(w) {
+			t.Errorf("IsStopWord(%q) = false for a stop word", w)
+		}
+	}
+	n := 0
+	for _, w := range []string{"", "A", "The", "th", "them", "an ", "andy", "vs.", "ours", "it's", "&&", "b", "x", "from", "fromm"} {
+		if IsStopWord(w) != stopWords[w] {
+			t.Errorf("IsStopWord(%q) = %v, the map says %v", w, IsStopWord(w), stopWords[w])
+		}
+		n++
+	}
+	// every string of one to four letters from the stop words' alphabet
+	alphabet := "abdefhiortsnuvwmgyc&"
+	var walk func(prefix string)
+	walk = func(prefix string) {
+		if IsStopWord(prefix) != stopWords[prefix] {
+			t.Errorf("IsStopWord(%q) = %v, the map says %v", prefix, IsStopWord(prefix), stopWords[prefix])
+		}
+		n++
+		if len(prefix) == 4 {
+			return
+		}
+		for i := 0; i < len(alphabet); i++ {
+			walk(prefix + alphabet[i:i+1])
+		}
+	}
+	walk("")
+	if n < 100000 {
+		t.Fatalf("only %d words compared", n)
+	}
+}
+
+func TestAppendTokensIsTokens(t *testing.T) {
+	for _, s := range []string{"", "FR-001 must respond", "Read/Write don't v1.2", "ÉTÉ  été", "a b c d e f g h"} {
+		assert.Equal(t, Tokens(s), AppendTokens([]string{}, s), s)
+		buf := []string{"kept"}
+		assert.Equal(t, append([]string{"kept"}, Tokens(s)...), AppendTokens(buf, s), s)
+	}
+}
