@@ -145,7 +145,7 @@ type assessment struct {
 }
 
 type pointMarks struct {
-	point diff.Point
+	point *diff.Point // in the turn's Points, which the debate's turns share
 	marks markSet
 	best  string // highest score; the first in input order on a tie
 	// bestRef is marks[best].ref(best): the evidence of every advocate
@@ -188,7 +188,7 @@ func assess(turn Turn) assessment {
 	all := make([]mark, len(turn.Points)*len(vars)) // every point's marks, one allocation
 	for k, p := range turn.Points {
 		marks := all[k*len(vars) : (k+1)*len(vars) : (k+1)*len(vars)]
-		pm := pointMarks{point: p, marks: markSet{labels: labels, marks: marks}}
+		pm := pointMarks{point: &turn.Points[k], marks: markSet{labels: labels, marks: marks}}
 		for i, v := range vars {
 			m := own[i].marks[k]
 			if p.Category == diff.CategoryStructural {
