@@ -44,8 +44,9 @@ func checkConcrete(w *view) result {
 	var concrete, abstract []line
 	contents := contentsSections(w.d)
 	ind := w.d.BlockIndicators()
+	bp := boilerplateBlocks(w.d)
 	for bi, b := range w.d.Blocks {
-		if b.Kind == diff.Code || b.Header || (b.Section >= 0 && contents[b.Section]) || isBoilerplate(&w.d.Blocks[bi], w.d.Text(b.Span)) {
+		if b.Kind == diff.Code || b.Header || (b.Section >= 0 && contents[b.Section]) || bp[bi] {
 			continue
 		}
 		total++
