@@ -20,7 +20,7 @@ func checkUnambiguous(w *view) result {
 		if l.heading {
 			continue
 		}
-		if lexicon.IsVague(l.text) {
+		if isVagueLine(l) {
 			vague = append(vague, l)
 		} else if len(concrete) == 0 && lexicon.ConcreteCount(l.text) > 0 {
 			concrete = append(concrete, l)
@@ -34,6 +34,16 @@ func checkUnambiguous(w *view) result {
 		return result{note: "No concrete statement to cite"}
 	}
 	return w.found(concrete, "No vague indicator in the text")
+}
+
+// isVagueLine is lexicon.IsVague(l.text), from the line's lower-cased
+// text when it is strings.ToLower's: foldLower differs from it only by
+// the long s it folds, so a line without one is not lower-cased again.
+func isVagueLine(l line) bool {
+	if strings.Contains(l.text, "ſ") {
+		return lexicon.IsVague(l.text)
+	}
+	return lexicon.IsVagueLower(l.lower)
 }
 
 // checkConcrete (CLA-2): at least half of the substantive statements

@@ -1,12 +1,14 @@
 package scoring
 
 import (
+	"context"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/crucible-go/crucible/internal/lexicon"
 	"github.com/crucible-go/crucible/internal/samplegen"
 )
 
@@ -236,4 +238,20 @@ func TestEachTermWordIsFieldsFunc(t *testing.T) {
 func FuzzEachTermWord(f *testing.F) {
 	f.Add("C++ and naïve Kafka")
 	f.Fuzz(checkTermWords)
+}
+
+// TestIsVagueLine checks the line's shortcut against lexicon.IsVague on
+// lines with the long s, other case folds and plain ones.
+func TestIsVagueLine(t *testing.T) {
+	docs := []string{
+		"# T\n\nThe service should be fast.\n\n- Uſe appropriate caching as needed\n- İstanbul is a KELVIN K case, roughly done\n",
+		"# T\n\n| A | B |\n|---|---|\n| Reasonable limits | 5 ms |\n\nSeveral ſeveral things, etc.\n\n- ſufficient items\n",
+	}
+	for _, src := range docs {
+		d := parse(t, "v", src)
+		w := newView(context.Background(), Variant{Label: "A", Doc: d}, &RubricRequest{})
+		for _, l := range w.lines {
+			assert.Equal(t, lexicon.IsVague(l.text), isVagueLine(l), "%q", l.text)
+		}
+	}
 }
