@@ -181,12 +181,16 @@ var coresByInitial = func() (by [26][]string) {
 	return by
 }()
 
-// valueLabelMatches is reValueLabel.FindAllStringSubmatch(src, -1).
+// valueLabelMatches is reValueLabel.FindAllStringSubmatch(src, -1). The
+// pattern runs from the first place a match can start (see
+// valueLabelStart), with the byte before it for \b: the matches, and so
+// their substrings, are the same.
 func valueLabelMatches(src string) [][]string {
-	if !mayHoldValueLabel(src) {
+	start := valueLabelStart(src)
+	if start < 0 {
 		return nil
 	}
-	return reValueLabel.FindAllStringSubmatch(src, -1)
+	return reValueLabel.FindAllStringSubmatch(src[max(start-1, 0):], -1)
 }
 
 // mayHoldValueLabel reports whether s may hold a match of reValueLabel,
@@ -195,13 +199,20 @@ func valueLabelMatches(src string) [][]string {
 // a byte that is not an ASCII word character. Case folding maps two
 // non-ASCII letters to ASCII ones, the long s and the Kelvin sign; a text
 // with either may hold a label spelt with it, so it may hold one.
-func mayHoldValueLabel(s string) bool {
+func mayHoldValueLabel(s string) bool { return valueLabelStart(s) >= 0 }
+
+// valueLabelStart returns where the first match of reValueLabel in s can
+// start, or -1 when there is none: the first label core at a word start
+// (no match starts before it, since every match starts with one), or 0 —
+// anywhere — once a long s or a Kelvin sign comes first, since a label
+// spelt with one may start before it.
+func valueLabelStart(s string) int {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if c >= 0x80 {
 			if c == 0xc5 && i+1 < len(s) && s[i+1] == 0xbf || // ſ
 				c == 0xe2 && i+2 < len(s) && s[i+1] == 0x84 && s[i+2] == 0xaa { // K
-				return true
+				return 0
 			}
 			continue
 		}
@@ -211,12 +222,12 @@ func mayHoldValueLabel(s string) bool {
 		if l := lowerASCII(c); l >= 'a' && l <= 'z' {
 			for _, core := range coresByInitial[l-'a'] {
 				if hasPrefixFoldASCII(s[i:], core) {
-					return true
+					return i
 				}
 			}
 		}
 	}
-	return false
+	return -1
 }
 
 func lowerASCII(c byte) byte {

@@ -46,3 +46,17 @@ func FuzzValueLabelPrefilter(f *testing.F) {
 		}
 	})
 }
+
+// FuzzValueLabelMatches checks valueLabelMatches, which runs the pattern
+// from the first label core only, against the pattern run on the whole
+// text.
+func FuzzValueLabelMatches(f *testing.F) {
+	for _, s := range []string{"**Verdict**: **REFUTED**", "x_status: A", "reſult: PASS", "mar\u212aed as DONE",
+		"Set To ON", "7 values (NONE)", "(one of A, B)", "ÉTAT status X", "returns\tOK", "the result: A; status (B)",
+		"é\u212aresult: X", "ſet to ON, status: B"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		require.Equal(t, reValueLabel.FindAllStringSubmatch(s, -1), valueLabelMatches(s), "%q", s)
+	})
+}
