@@ -274,14 +274,22 @@ func newDebate(in Input, cfg config) (*debate, error) {
 		}
 		want[id] = true
 	}
-	if in.Points == nil && len(in.Analysis.Points) > 0 { // every point: one allocation (nil stays nil)
-		d.points = make([]diff.Point, 0, len(in.Analysis.Points))
+	if in.Points == nil && len(in.Analysis.Points) > 0 {
+		// Every point: the analysis's own slice (capacity capped), which
+		// the debate only reads, rather than a copy per debate of an
+		// orchestrated run; nil stays nil.
+		all := in.Analysis.Points
+		d.points = all[:len(all):len(all)]
+		res.Points = make([]string, 0, len(all))
 	}
 	for _, p := range in.Analysis.Points {
-		if in.Points == nil || want[p.ID] {
+		switch {
+		case in.Points == nil:
+			res.Points = append(res.Points, p.ID)
+		case want[p.ID]:
 			d.points = append(d.points, p)
 			res.Points = append(res.Points, p.ID)
-		} else {
+		default:
 			res.Excluded = append(res.Excluded, p.ID)
 		}
 	}

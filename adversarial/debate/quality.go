@@ -112,17 +112,56 @@ type mark struct {
 // ref formats the mark as a position's evidence: the citation, then what
 // was measured.
 func (m mark) ref(label string) string {
-	if m.quote == "" {
-		return "Variant " + label + " " + m.measure
-	}
-	// cite(label) + ": " + measure, in one concatenation: every advocate
-	// writes a ref per point it does not give to the best variant.
-	line := strconv.Itoa(m.line)
-	if m.section == "" {
-		return "“" + m.quote + "” (Variant " + label + ", L" + line + "): " + m.measure
-	}
-	return "“" + m.quote + "” (Variant " + label + ", §" + m.section + ", L" + line + "): " + m.measure
+	var w refWriter
+	w.grow(m.refLen(label))
+	m.writeRef(&w, label)
+	return w.String()
 }
+
+// writeRef writes ref(label) to w: cite(label) + ": " + measure, or
+// "Variant " + label + " " + measure without a quote.
+func (m mark) writeRef(w *refWriter, label string) {
+	if m.quote == "" {
+		w.str("Variant ")
+		w.str(label)
+		w.str(" ")
+		w.str(m.measure)
+		return
+	}
+	w.str("“")
+	w.str(m.quote)
+	w.str("” (Variant ")
+	w.str(label)
+	if m.section != "" {
+		w.str(", §")
+		w.str(m.section)
+	}
+	w.str(", L")
+	w.int(m.line)
+	w.str("): ")
+	w.str(m.measure)
+}
+
+// refLen is at least len(m.ref(label)), with room for the line number.
+func (m mark) refLen(label string) int {
+	return len(m.quote) + len(label) + len(m.section) + len(m.measure) + 48
+}
+
+// refWriter builds a position's evidence in one allocation: a
+// strings.Builder grown once to the caller's estimate.
+type refWriter struct {
+	b   strings.Builder
+	num [24]byte
+}
+
+func (w *refWriter) grow(n int)     { w.b.Grow(n) }
+func (w *refWriter) str(s string)   { w.b.WriteString(s) }
+func (w *refWriter) String() string { return w.b.String() }
+
+func (w *refWriter) int(i int) { w.b.Write(strconv.AppendInt(w.num[:0], int64(i), 10)) }
+
+// float writes f with two decimals, as fmt's %.2f.
+func (w *refWriter) float(f float64) { w.b.Write(strconv.AppendFloat(w.num[:0], f, 'f', 2, 64)) }
 
 // cite quotes the mark's line with its place: “quote” (Variant B, §2
 // Storage, L10); without a quote it says what was measured.
