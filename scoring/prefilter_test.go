@@ -30,6 +30,10 @@ var rulePatterns = map[string]pattern{
 func checkFind(t *testing.T, name string, p pattern, s string) {
 	t.Helper()
 	assert.Equal(t, p.re.FindStringIndex(s), p.find(s, foldLower(s)), "%s on %q", name, s)
+	if p.keys != nil {
+		lower := foldLower(s)
+		assert.Equal(t, plainFirstKey(p.keys, lower), p.starts.firstKey(lower), "%s: first key in %q", name, lower)
+	}
 	if p.re.MatchString(s) {
 		g := bigramsOf(foldLower(s))
 		assert.True(t, p.mayHold(&g), "%s: the byte-pair signature rules out %q", name, s)
@@ -254,4 +258,16 @@ func TestIsVagueLine(t *testing.T) {
 			assert.Equal(t, lexicon.IsVague(l.text), isVagueLine(l), "%q", l.text)
 		}
 	}
+}
+
+// plainFirstKey is keyStarts.firstKey by a search per key: the least
+// offset at which one of keys occurs in lower, or -1.
+func plainFirstKey(keys []string, lower string) int {
+	first := -1
+	for _, k := range keys {
+		if i := strings.Index(lower, k); i >= 0 && (first < 0 || i < first) {
+			first = i
+		}
+	}
+	return first
 }
