@@ -271,21 +271,3 @@ func plainFirstKey(keys []string, lower string) int {
 	}
 	return first
 }
-
-// TestLowerLines checks that folding the lines in one piece gives each
-// line its own foldLower, with non-ASCII letters, the long s, the Kelvin
-// sign and bytes that are not UTF-8 among them.
-func TestLowerLines(t *testing.T) {
-	texts := []string{"Plain ASCII", "", "İSTANBUL ſtatus \u212Aelvin", "bad \xe2\x84", "\x84tail", "ÀÉÎ ÕÜ", "x\xffY", "ok"}
-	for seed := range uint64(2) {
-		texts = append(texts, strings.Split(string(samplegen.Spec(seed+1, 8<<10)), "\n")...)
-	}
-	lines := make([]line, len(texts))
-	for i, s := range texts {
-		lines[i].text = s
-	}
-	lowerLines(lines)
-	for i, l := range lines {
-		assert.Equal(t, foldLower(texts[i]), l.lower, "%q", texts[i])
-	}
-}

@@ -208,7 +208,7 @@ func newView(ctx context.Context, v Variant, req *RubricRequest) *view {
 			s := d.Sections[si]
 			text, _, _ := strings.Cut(d.Text(s.Heading), "\n")
 			text = strings.TrimSpace(text)
-			w.lines = append(w.lines, line{text: text, no: s.Line, section: si, heading: true, level: s.Level, block: -1})
+			w.lines = append(w.lines, line{text: text, lower: foldLower(text), no: s.Line, section: si, heading: true, level: s.Level, block: -1})
 			return
 		}
 		b := &d.Blocks[bi]
@@ -222,11 +222,10 @@ func newView(ctx context.Context, v Variant, req *RubricRequest) *view {
 			var l string
 			l, rest, more = strings.Cut(rest, "\n")
 			if l = strings.TrimSpace(l); l != "" {
-				w.lines = append(w.lines, line{text: l, no: b.Line + i, section: b.Section, block: bi})
+				w.lines = append(w.lines, line{text: l, lower: foldLower(l), no: b.Line + i, section: b.Section, block: bi})
 			}
 		}
 	})
-	lowerLines(w.lines)
 	w.blockLine0 = make([]int, len(d.Blocks))
 	for i := range w.blockLine0 {
 		w.blockLine0[i] = -1
@@ -246,28 +245,6 @@ func newView(ctx context.Context, v Variant, req *RubricRequest) *view {
 		}
 	}
 	return w
-}
-
-// lowerLines sets each line's lower to foldLower(text), lower-casing the
-// lines in one piece: their texts joined by newlines, folded, and cut at
-// the newlines again. The lines hold no newline, and folding maps rune by
-// rune and never makes one, so each piece is its line's foldLower — two
-// allocations per document instead of one per line.
-func lowerLines(lines []line) {
-	n := 0
-	for _, l := range lines {
-		n += len(l.text) + 1
-	}
-	var b strings.Builder
-	b.Grow(n)
-	for _, l := range lines {
-		b.WriteString(l.text)
-		b.WriteByte('\n')
-	}
-	rest := foldLower(b.String())
-	for i := range lines {
-		lines[i].lower, rest, _ = strings.Cut(rest, "\n")
-	}
 }
 
 // analyse extracts the variant's claims and its contradictions once.
