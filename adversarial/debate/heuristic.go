@@ -551,6 +551,26 @@ func idList(ids []string, n int) string {
 }
 
 func clip(s string, n int) string {
+	// One pass that stops past the n-th rune, cutting at the (n-1)-th
+	// without converting the text to runes: the transcript clips a quote
+	// or a summary for every point.
+	count, cut := 0, 0
+	for i, r := range s {
+		if count < n-1 && r == utf8.RuneError {
+			return clipRunes(s, n) // a byte that is not UTF-8 becomes U+FFFD, as the conversion makes it
+		}
+		if count == n-1 {
+			cut = i
+		}
+		if count++; count > n {
+			return s[:cut] + "…"
+		}
+	}
+	return s
+}
+
+// clipRunes is clip by converting s to runes.
+func clipRunes(s string, n int) string {
 	if utf8.RuneCountInString(s) <= n {
 		return s
 	}

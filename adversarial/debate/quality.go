@@ -56,7 +56,9 @@ func measureDoc(a *diff.Analysis, idx int, d *diff.Document) *docFacts {
 	ind := d.BlockIndicators()
 	for i, b := range d.Blocks {
 		bf := &f.blocks[i]
-		bf.reqs = lexicon.RequirementIDs(d.Text(b.Span))
+		if src := d.Text(b.Span); strings.IndexByte(src, '-') >= 0 { // every id holds a hyphen
+			bf.reqs = lexicon.RequirementIDs(src)
+		}
 		if b.Kind != diff.Code {
 			bf.words, bf.concrete, bf.vague = words.Count(b.Text), ind[i].Concrete, ind[i].Vague
 			bf.sentences = sentences(b.Text)
@@ -604,9 +606,7 @@ func quoteOf(s string) string {
 	if i := strings.Index(s, ". "); i > 0 && i <= 3 && isDigits(s[:i]) {
 		s = s[i+2:] // "1. item"
 	}
-	if utf8.RuneCountInString(s) > 160 {
-		s = string([]rune(s)[:159]) + "…"
-	}
+	s = clip(s, 160)
 	return s
 }
 
