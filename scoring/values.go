@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/crucible-go/crucible/diff"
 )
@@ -78,13 +79,24 @@ func enumeratedValues(d *diff.Document) map[string]bool {
 	}
 	var header []string        // the header cells of the current table
 	var opens []map[string]int // per column, the rows each capitalised word opens
+	// valueHeader is reValueHeader's answer for a header cell: a
+	// document's tables repeat their headers, and the pattern is costly.
+	valueHeaders := map[string]bool{}
+	valueHeader := func(cell string) bool {
+		v, ok := valueHeaders[cell]
+		if !ok {
+			v = reValueHeader.MatchString(cell)
+			valueHeaders[cell] = v
+		}
+		return v
+	}
 	flush := func() {
 		for c, set := range opens {
 			rows := 0
 			for _, n := range set {
 				rows += n
 			}
-			if c > 0 && rows >= 2 || (c < len(header) && reValueHeader.MatchString(header[c])) {
+			if c > 0 && rows >= 2 || (c < len(header) && valueHeader(header[c])) {
 				for v := range set {
 					vals[v] = true
 				}
@@ -147,7 +159,7 @@ func enumeratedValues(d *diff.Document) map[string]bool {
 			for len(opens) <= c {
 				opens = append(opens, map[string]int{})
 			}
-			if reLeadingCaps.MatchString(cell) {
+			if leadingCaps(cell) {
 				for _, v := range leadingValues(strings.TrimLeftFunc(cell, notAlnum)) {
 					opens[c][v]++
 				}
@@ -229,6 +241,33 @@ func valueLabelStart(s string) int {
 	}
 	return -1
 }
+
+// leadingCaps is reLeadingCaps.MatchString(cell) without the regexp
+// engine, which ran on every cell of every table: after any runes that
+// are neither letters nor numbers, a capital and a capital, digit or
+// underscore, the run of those not followed by a lower-case ASCII letter
+// (\b is ASCII: a non-ASCII letter after the run ends a word).
+func leadingCaps(cell string) bool {
+	i := 0
+	for i < len(cell) {
+		r, size := utf8.DecodeRuneInString(cell[i:])
+		if unicode.IsLetter(r) || unicode.IsNumber(r) {
+			break
+		}
+		i += size
+	}
+	if i+1 >= len(cell) || cell[i] < 'A' || cell[i] > 'Z' || !isCapsWordByte(cell[i+1]) {
+		return false
+	}
+	j := i + 2
+	for j < len(cell) && isCapsWordByte(cell[j]) {
+		j++
+	}
+	return j == len(cell) || cell[j] < 'a' || cell[j] > 'z'
+}
+
+// isCapsWordByte reports [A-Z0-9_].
+func isCapsWordByte(c byte) bool { return c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' }
 
 func lowerASCII(c byte) byte {
 	if c >= 'A' && c <= 'Z' {

@@ -60,3 +60,25 @@ func FuzzValueLabelMatches(f *testing.F) {
 		require.Equal(t, reValueLabel.FindAllStringSubmatch(s, -1), valueLabelMatches(s), "%q", s)
 	})
 }
+
+var leadingCapsInputs = []string{"", "A", "AB", "Ab", "ABc", "AB c", "✅ PROCEED", "**VERIFIED**", "- NOT A SPEC", "9AB", "éAB",
+	"AB_1", "A_", "A9x", "AB\u00e9", "  \t(AB)", "\xffAB", "\u0661AB", "ⅫAB", "_AB", "AB-CD", "aAB", "A B"}
+
+// TestLeadingCaps checks the scanner against the pattern it stands in
+// for.
+func TestLeadingCaps(t *testing.T) {
+	for _, s := range leadingCapsInputs {
+		require.Equal(t, reLeadingCaps.MatchString(s), leadingCaps(s), "%q", s)
+	}
+}
+
+func FuzzLeadingCaps(f *testing.F) {
+	for _, s := range leadingCapsInputs {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := leadingCaps(s), reLeadingCaps.MatchString(s); got != want {
+			t.Fatalf("leadingCaps(%q) = %v, want %v", s, got, want)
+		}
+	})
+}
