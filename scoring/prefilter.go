@@ -20,6 +20,8 @@ type pattern struct {
 	// grams are the keys' bytes and byte pairs, one set per key; nil
 	// when there are no keys: see mayHold.
 	grams []bigrams
+	// groups are the keys grouped by their first two bytes, for mayHold.
+	groups []gramGroup
 	// starts indexes the keys by their first two bytes, for firstKey.
 	starts *keyStarts
 }
@@ -92,8 +94,39 @@ func compile(expr string) pattern {
 	}
 	if p.keys != nil {
 		p.starts = newKeyStarts(p.keys)
+		p.groups = groupGrams(p.keys, p.grams)
 	}
 	return p
+}
+
+// gramGroup is the keys that start with the same two bytes, with what
+// their signatures share: a text without the shared bytes and pairs holds
+// none of them, so one test rules out the group ("empty list", "empty
+// set", … and the other "empty" keys at once).
+type gramGroup struct {
+	common  bigrams
+	members []int // indexes into grams
+}
+
+func groupGrams(keys []string, grams []bigrams) []gramGroup {
+	var groups []gramGroup
+	byStart := map[string]int{}
+	for i, k := range keys {
+		start := k[:min(2, len(k))]
+		gi, ok := byStart[start]
+		if !ok {
+			gi = len(groups)
+			byStart[start] = gi
+			groups = append(groups, gramGroup{common: grams[i]})
+		}
+		g := &groups[gi]
+		for w := range g.common.bytes {
+			g.common.bytes[w] &= grams[i].bytes[w]
+			g.common.pairs[w] &= grams[i].pairs[w]
+		}
+		g.members = append(g.members, i)
+	}
+	return groups
 }
 
 // bigrams is a signature of a text: the set of its bytes, and the set of
@@ -130,9 +163,18 @@ func (p *pattern) mayHold(g *bigrams) bool {
 	if p.grams == nil {
 		return true
 	}
-	for i := range p.grams {
-		if g.includes(&p.grams[i]) {
-			return true
+	for gi := range p.groups {
+		grp := &p.groups[gi]
+		if !g.includes(&grp.common) {
+			continue // no key of the group: each holds what they share
+		}
+		if len(grp.members) == 1 {
+			return true // the shared signature is the key's own
+		}
+		for _, i := range grp.members {
+			if g.includes(&p.grams[i]) {
+				return true
+			}
 		}
 	}
 	return false

@@ -271,3 +271,33 @@ func plainFirstKey(keys []string, lower string) int {
 	}
 	return first
 }
+
+// TestMayHoldByGroups checks the grouped signature test against a test
+// per key, on sample lines and on lines made of the keys themselves.
+func TestMayHoldByGroups(t *testing.T) {
+	var lines []string
+	for seed := range uint64(2) {
+		lines = append(lines, strings.Split(string(samplegen.Spec(seed+1, 20<<10)), "\n")...)
+	}
+	for _, p := range rulePatterns {
+		lines = append(lines, p.keys...)
+		for _, k := range p.keys {
+			lines = append(lines, "x "+k[:len(k)/2]+" y", strings.ToUpper(k)+" and more")
+		}
+	}
+	held := 0
+	for name, p := range rulePatterns {
+		for _, l := range lines {
+			g := bigramsOf(foldLower(l))
+			want := p.grams == nil
+			for i := range p.grams {
+				want = want || g.includes(&p.grams[i])
+			}
+			require.Equal(t, want, p.mayHold(&g), "%s on %q", name, l)
+			if want {
+				held++
+			}
+		}
+	}
+	require.Positive(t, held)
+}
