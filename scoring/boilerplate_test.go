@@ -80,3 +80,29 @@ func TestIsContentsMatchesTheLowerCasedTitle(t *testing.T) {
 		assert.Equal(t, slow(title), isContents(title), "%q", title)
 	}
 }
+
+var metadataLineInputs = []string{
+	"", ":", "Version: 1.2", "  - **Status**: draft", "* __Owner__ : team", "**Last Updated:** today", "last  updated: x",
+	"Authors: a", "Author:", "authorship: x", "-Status: x", "- status : x", "**Date**", "Tags\t:", "doc id:", "DOC ID :",
+	"ſtatus: x", "Statuſ: x", "Approvers**:", "Editors ** :", "1. Version: x", "Revision:\u00e9", "\u00e9 Version: x",
+	"created __:", "Generated:**", "+\tReviewer: x", "Version; 1: x",
+}
+
+// TestIsMetadataLine checks the scanner against the pattern it stands in
+// for.
+func TestIsMetadataLine(t *testing.T) {
+	for _, l := range metadataLineInputs {
+		assert.Equal(t, metadataLine.MatchString(l), isMetadataLine(l), "%q", l)
+	}
+}
+
+func FuzzIsMetadataLine(f *testing.F) {
+	for _, l := range metadataLineInputs {
+		f.Add(l)
+	}
+	f.Fuzz(func(t *testing.T, l string) {
+		if got, want := isMetadataLine(l), metadataLine.MatchString(l); got != want {
+			t.Fatalf("isMetadataLine(%q) = %v, want %v", l, got, want)
+		}
+	})
+}

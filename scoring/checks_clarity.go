@@ -20,7 +20,7 @@ func checkUnambiguous(w *view) result {
 		if l.heading {
 			continue
 		}
-		if lexicon.IsVague(l.text) {
+		if isVagueLine(l) {
 			vague = append(vague, l)
 		} else if len(concrete) == 0 && lexicon.ConcreteCount(l.text) > 0 {
 			concrete = append(concrete, l)
@@ -36,6 +36,16 @@ func checkUnambiguous(w *view) result {
 	return w.found(concrete, "No vague indicator in the text")
 }
 
+// isVagueLine is lexicon.IsVague(l.text), from the line's lower-cased
+// text when it is strings.ToLower's: foldLower differs from it only by
+// the long s it folds, so a line without one is not lower-cased again.
+func isVagueLine(l line) bool {
+	if strings.Contains(l.text, "ſ") {
+		return lexicon.IsVague(l.text)
+	}
+	return lexicon.IsVagueLower(l.lower)
+}
+
 // checkConcrete (CLA-2): at least half of the substantive statements
 // (paragraphs, list items, table rows) carry a concrete indicator — a
 // number, date, threshold, named technology or measurable criterion.
@@ -44,8 +54,9 @@ func checkConcrete(w *view) result {
 	var concrete, abstract []line
 	contents := contentsSections(w.d)
 	ind := w.d.BlockIndicators()
+	bp := boilerplateBlocks(w.d)
 	for bi, b := range w.d.Blocks {
-		if b.Kind == diff.Code || b.Header || (b.Section >= 0 && contents[b.Section]) || isBoilerplate(&w.d.Blocks[bi], w.d.Text(b.Span)) {
+		if b.Kind == diff.Code || b.Header || (b.Section >= 0 && contents[b.Section]) || bp[bi] {
 			continue
 		}
 		total++

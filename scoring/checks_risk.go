@@ -103,9 +103,42 @@ func (w *view) risks() []risk {
 	return w.risksFound
 }
 
+// riskColumn is what a header cell names, for findRisks.
+type riskColumn uint8
+
+const (
+	colOther riskColumn = iota
+	colBoth             // probability × impact
+	colProb
+	colImpact
+	colMitigation
+	colRisk
+)
+
+// riskColumnOf classifies a header cell; the first pattern that matches
+// decides.
+func riskColumnOf(cell string) riskColumn {
+	switch {
+	case reBothCol.MatchString(cell):
+		return colBoth
+	case reProbCol.MatchString(cell):
+		return colProb
+	case reImpactCol.MatchString(cell):
+		return colImpact
+	case reMitigCol.MatchString(cell):
+		return colMitigation
+	case reRiskCol.MatchString(cell):
+		return colRisk
+	}
+	return colOther
+}
+
 func (w *view) findRisks() []risk {
 	var out []risk
 	riskTitle := map[int]bool{} // by section: reRiskH's answer for its title
+	// A document's tables repeat their headers ("Field | Value"): each
+	// distinct cell is classified once.
+	columns := map[string]riskColumn{}
 	bs := w.d.Blocks
 	for i := 0; i < len(bs); i++ {
 		b := bs[i]
@@ -113,16 +146,21 @@ func (w *view) findRisks() []risk {
 			prob, imp, mit := -1, -1, -1
 			riskCol := false
 			for c, cell := range b.Cells {
-				switch {
-				case reBothCol.MatchString(cell):
+				kind, ok := columns[cell]
+				if !ok {
+					kind = riskColumnOf(cell)
+					columns[cell] = kind
+				}
+				switch kind {
+				case colBoth:
 					prob, imp = c, c
-				case reProbCol.MatchString(cell):
+				case colProb:
 					prob = c
-				case reImpactCol.MatchString(cell):
+				case colImpact:
 					imp = c
-				case reMitigCol.MatchString(cell):
+				case colMitigation:
 					mit = c
-				case reRiskCol.MatchString(cell):
+				case colRisk:
 					riskCol = true
 				}
 			}

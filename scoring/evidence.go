@@ -17,7 +17,12 @@ import (
 // folded. The words themselves must be there, in order.
 type evidenceIndex struct {
 	source string // the canonical source text
-	plain  string // the canonical plain text of headings and blocks
+	// plain is the canonical plain text of headings and blocks, built
+	// the first time a quote is not in the source: the rule judge quotes
+	// lines of the source, so most documents never need it.
+	plainOnce sync.Once
+	plain     string
+	doc       *diff.Document
 
 	// found's answers by quote: the rule judge cites the same lines in
 	// both passes and in every run on the document, and Prepare checks
@@ -36,19 +41,30 @@ func newEvidenceIndex(d *diff.Document) *evidenceIndex {
 }
 
 func buildEvidenceIndex(d *diff.Document) *evidenceIndex {
-	// The plain text is canonicalised as it is walked, piece by piece,
-	// into a builder the size of the source (the plain text is no longer).
-	var w canonWriter
-	w.b.Grow(len(d.Source))
-	walkText(d, func(si, bi int) {
-		if si >= 0 {
-			w.write(d.Sections[si].Title)
-		} else {
-			w.write(d.Blocks[bi].Text)
-		}
-		w.write("\n")
+	return &evidenceIndex{source: canonical(d.Source), doc: d}
+}
+
+// plainText returns the canonical plain text of the document's headings
+// and blocks, building it once.
+func (x *evidenceIndex) plainText() string {
+	x.plainOnce.Do(func() {
+		// The plain text is canonicalised as it is walked, piece by
+		// piece, into a builder the size of the source (the plain text is
+		// no longer).
+		d := x.doc
+		var w canonWriter
+		w.b.Grow(len(d.Source))
+		walkText(d, func(si, bi int) {
+			if si >= 0 {
+				w.write(d.Sections[si].Title)
+			} else {
+				w.write(d.Blocks[bi].Text)
+			}
+			w.write("\n")
+		})
+		x.plain = w.b.String()
 	})
-	return &evidenceIndex{source: canonical(d.Source), plain: w.b.String()}
+	return x.plain
 }
 
 // minQuote is the fewest letters and digits a quote must hold: "a" or "to"
@@ -65,7 +81,7 @@ func (x *evidenceIndex) found(quote string) bool {
 		return ok
 	}
 	frags, alnum := fragments(quote)
-	ok = alnum >= minQuote && (inOrder(x.source, frags) || inOrder(x.plain, frags))
+	ok = alnum >= minQuote && (inOrder(x.source, frags) || inOrder(x.plainText(), frags))
 	x.mu.Lock()
 	if x.seen == nil {
 		x.seen = map[string]bool{}

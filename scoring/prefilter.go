@@ -20,6 +20,63 @@ type pattern struct {
 	// grams are the keys' bytes and byte pairs, one set per key; nil
 	// when there are no keys: see mayHold.
 	grams []bigrams
+	// groups are the keys grouped by their first two bytes, for mayHold.
+	groups []gramGroup
+	// starts indexes the keys by their first two bytes, for firstKey.
+	starts *keyStarts
+}
+
+// keyStarts finds the earliest key of a pattern in a line in one pass:
+// the bytes that start a key, the byte pairs that start one, and the keys
+// by first byte. A line a pattern's byte pairs do not rule out (long
+// lines hold most pairs) is scanned once, instead of once per key.
+type keyStarts struct {
+	first [4]uint64      // bytes that start a key
+	pair  [256][4]uint64 // pair[a] holds b when a key starts with a, b
+	short [4]uint64      // bytes that are a whole key of one byte
+	keys  [256][]string  // by first byte, the keys of two bytes or more
+}
+
+func newKeyStarts(keys []string) *keyStarts {
+	ks := &keyStarts{}
+	for _, k := range keys {
+		a := k[0]
+		ks.first[a>>6] |= 1 << (a & 63)
+		if len(k) == 1 {
+			ks.short[a>>6] |= 1 << (a & 63)
+			continue
+		}
+		b := k[1]
+		ks.pair[a][b>>6] |= 1 << (b & 63)
+		ks.keys[a] = append(ks.keys[a], k)
+	}
+	return ks
+}
+
+// firstKey returns where the earliest key starts in lower, or -1: the
+// least i at which some key occurs.
+func (ks *keyStarts) firstKey(lower string) int {
+	for i := 0; i < len(lower); i++ {
+		a := lower[i]
+		if ks.first[a>>6]&(1<<(a&63)) == 0 {
+			continue
+		}
+		if ks.short[a>>6]&(1<<(a&63)) != 0 {
+			return i
+		}
+		if i+1 == len(lower) {
+			break
+		}
+		if b := lower[i+1]; ks.pair[a][b>>6]&(1<<(b&63)) == 0 {
+			continue
+		}
+		for _, k := range ks.keys[a] {
+			if strings.HasPrefix(lower[i:], k) {
+				return i
+			}
+		}
+	}
+	return -1
 }
 
 // compile builds a pattern, deriving its keys from the expression.
@@ -35,7 +92,41 @@ func compile(expr string) pattern {
 	for _, k := range p.keys {
 		p.grams = append(p.grams, bigramsOf(k))
 	}
+	if p.keys != nil {
+		p.starts = newKeyStarts(p.keys)
+		p.groups = groupGrams(p.keys, p.grams)
+	}
 	return p
+}
+
+// gramGroup is the keys that start with the same two bytes, with what
+// their signatures share: a text without the shared bytes and pairs holds
+// none of them, so one test rules out the group ("empty list", "empty
+// set", … and the other "empty" keys at once).
+type gramGroup struct {
+	common  bigrams
+	members []int // indexes into grams
+}
+
+func groupGrams(keys []string, grams []bigrams) []gramGroup {
+	var groups []gramGroup
+	byStart := map[string]int{}
+	for i, k := range keys {
+		start := k[:min(2, len(k))]
+		gi, ok := byStart[start]
+		if !ok {
+			gi = len(groups)
+			byStart[start] = gi
+			groups = append(groups, gramGroup{common: grams[i]})
+		}
+		g := &groups[gi]
+		for w := range g.common.bytes {
+			g.common.bytes[w] &= grams[i].bytes[w]
+			g.common.pairs[w] &= grams[i].pairs[w]
+		}
+		g.members = append(g.members, i)
+	}
+	return groups
 }
 
 // bigrams is a signature of a text: the set of its bytes, and the set of
@@ -72,9 +163,18 @@ func (p *pattern) mayHold(g *bigrams) bool {
 	if p.grams == nil {
 		return true
 	}
-	for i := range p.grams {
-		if g.includes(&p.grams[i]) {
-			return true
+	for gi := range p.groups {
+		grp := &p.groups[gi]
+		if !g.includes(&grp.common) {
+			continue // no key of the group: each holds what they share
+		}
+		if len(grp.members) == 1 {
+			return true // the shared signature is the key's own
+		}
+		for _, i := range grp.members {
+			if g.includes(&p.grams[i]) {
+				return true
+			}
 		}
 	}
 	return false
@@ -145,16 +245,7 @@ func (p pattern) find(s, lower string) []int {
 	if p.keys == nil {
 		return p.re.FindStringIndex(s)
 	}
-	first := -1
-	for _, k := range p.keys {
-		region := lower
-		if first >= 0 {
-			region = lower[:min(len(lower), first-1+len(k))] // only an earlier start matters
-		}
-		if i := strings.Index(region, k); i >= 0 {
-			first = i
-		}
-	}
+	first := p.starts.firstKey(lower)
 	if first < 0 {
 		return nil
 	}

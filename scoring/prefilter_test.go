@@ -1,12 +1,14 @@
 package scoring
 
 import (
+	"context"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/crucible-go/crucible/internal/lexicon"
 	"github.com/crucible-go/crucible/internal/samplegen"
 )
 
@@ -28,6 +30,10 @@ var rulePatterns = map[string]pattern{
 func checkFind(t *testing.T, name string, p pattern, s string) {
 	t.Helper()
 	assert.Equal(t, p.re.FindStringIndex(s), p.find(s, foldLower(s)), "%s on %q", name, s)
+	if p.keys != nil {
+		lower := foldLower(s)
+		assert.Equal(t, plainFirstKey(p.keys, lower), p.starts.firstKey(lower), "%s: first key in %q", name, lower)
+	}
 	if p.re.MatchString(s) {
 		g := bigramsOf(foldLower(s))
 		assert.True(t, p.mayHold(&g), "%s: the byte-pair signature rules out %q", name, s)
@@ -236,4 +242,62 @@ func TestEachTermWordIsFieldsFunc(t *testing.T) {
 func FuzzEachTermWord(f *testing.F) {
 	f.Add("C++ and naïve Kafka")
 	f.Fuzz(checkTermWords)
+}
+
+// TestIsVagueLine checks the line's shortcut against lexicon.IsVague on
+// lines with the long s, other case folds and plain ones.
+func TestIsVagueLine(t *testing.T) {
+	docs := []string{
+		"# T\n\nThe service should be fast.\n\n- Uſe appropriate caching as needed\n- İstanbul is a KELVIN K case, roughly done\n",
+		"# T\n\n| A | B |\n|---|---|\n| Reasonable limits | 5 ms |\n\nSeveral ſeveral things, etc.\n\n- ſufficient items\n",
+	}
+	for _, src := range docs {
+		d := parse(t, "v", src)
+		w := newView(context.Background(), Variant{Label: "A", Doc: d}, &RubricRequest{})
+		for _, l := range w.lines {
+			assert.Equal(t, lexicon.IsVague(l.text), isVagueLine(l), "%q", l.text)
+		}
+	}
+}
+
+// plainFirstKey is keyStarts.firstKey by a search per key: the least
+// offset at which one of keys occurs in lower, or -1.
+func plainFirstKey(keys []string, lower string) int {
+	first := -1
+	for _, k := range keys {
+		if i := strings.Index(lower, k); i >= 0 && (first < 0 || i < first) {
+			first = i
+		}
+	}
+	return first
+}
+
+// TestMayHoldByGroups checks the grouped signature test against a test
+// per key, on sample lines and on lines made of the keys themselves.
+func TestMayHoldByGroups(t *testing.T) {
+	var lines []string
+	for seed := range uint64(2) {
+		lines = append(lines, strings.Split(string(samplegen.Spec(seed+1, 20<<10)), "\n")...)
+	}
+	for _, p := range rulePatterns {
+		lines = append(lines, p.keys...)
+		for _, k := range p.keys {
+			lines = append(lines, "x "+k[:len(k)/2]+" y", strings.ToUpper(k)+" and more")
+		}
+	}
+	held := 0
+	for name, p := range rulePatterns {
+		for _, l := range lines {
+			g := bigramsOf(foldLower(l))
+			want := p.grams == nil
+			for i := range p.grams {
+				want = want || g.includes(&p.grams[i])
+			}
+			require.Equal(t, want, p.mayHold(&g), "%s on %q", name, l)
+			if want {
+				held++
+			}
+		}
+	}
+	require.Positive(t, held)
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"golang.org/x/sync/errgroup"
 
@@ -301,6 +302,7 @@ func specificity(d *diff.Document, rs []refs.Resolution) (concrete, vague int) {
 	// rule judge and the debate too) hold the counts of every block whose
 	// text needs no id or reference taken out.
 	ind := d.BlockIndicators()
+	bp := boilerplateBlocks(d)
 	ri := 0
 	for bi := range d.Blocks {
 		b := &d.Blocks[bi]
@@ -310,8 +312,7 @@ func specificity(d *diff.Document, rs []refs.Resolution) (concrete, vague int) {
 		if b.Kind == diff.Code || b.Header || (b.Section >= 0 && contents[b.Section]) {
 			continue
 		}
-		src := d.Text(b.Span)
-		if isBoilerplate(b, src) {
+		if bp[bi] {
 			continue
 		}
 		text := b.Text
@@ -344,6 +345,21 @@ func contentsSections(d *diff.Document) []bool {
 	return out
 }
 
+type boilerplateKey struct{}
+
+// boilerplateBlocks is isBoilerplate of each of d's blocks, computed once
+// per document: specificity, the concreteness test and the topic count
+// (bearsContent) all skip the blocks that state nothing.
+func boilerplateBlocks(d *diff.Document) []bool {
+	return d.Memo(boilerplateKey{}, func() any {
+		out := make([]bool, len(d.Blocks))
+		for i := range d.Blocks {
+			out[i] = isBoilerplate(&d.Blocks[i], d.Text(d.Blocks[i].Span))
+		}
+		return out
+	}).([]bool)
+}
+
 // isBoilerplate reports a block that states nothing: metadata lines or a
 // table-of-contents entry.
 func isBoilerplate(b *diff.Block, src string) bool {
@@ -363,7 +379,100 @@ func isBoilerplate(b *diff.Block, src string) bool {
 	for _, l := range strings.Split(src, "\n") {
 		// every metadata line holds a colon: a line without one is not
 		// metadata, and the pattern need not run
-		if strings.IndexByte(l, ':') < 0 || !metadataLine.MatchString(l) {
+		if !isMetadataLine(l) {
+			return false
+		}
+	}
+	return true
+}
+
+// metadataKeys are the keys metadataLine knows, lower-case, each
+// optional plural spelt out.
+var metadataKeys = []string{"version", "status", "date", "author", "authors", "owner", "owners", "last updated", "updated",
+	"created", "reviewer", "reviewers", "revision", "document id", "doc id", "tags", "generated", "approver", "approvers",
+	"editor", "editors"}
+
+// isMetadataLine is metadataLine.MatchString(l) without the regexp engine
+// (the pattern backtracks through its alternatives on every line with a
+// colon of every block, and specificity, the concreteness test and the
+// topic count each ask). The key ends at the line's first colon, so the
+// text before it is all the scan reads; case folding maps two non-ASCII
+// letters to ASCII ones (the long s, the Kelvin sign), so a line with a
+// non-ASCII byte before its first colon is left to the pattern.
+func isMetadataLine(l string) bool {
+	colon := strings.IndexByte(l, ':')
+	if colon < 0 {
+		return false
+	}
+	for i := 0; i < colon; i++ {
+		if l[i] >= utf8.RuneSelf {
+			return metadataLine.MatchString(l)
+		}
+	}
+	i := skipRESpace(l, 0)
+	if metadataKeyAt(l, i) {
+		return true
+	}
+	if i < len(l) && (l[i] == '-' || l[i] == '*' || l[i] == '+') {
+		if j := skipRESpace(l, i+1); j > i+1 && metadataKeyAt(l, j) {
+			return true
+		}
+	}
+	return false
+}
+
+// metadataKeyAt reports whether a key, emphasised or not, starts at i and
+// is followed by its colon.
+func metadataKeyAt(l string, i int) bool {
+	return metadataKeyThenColon(l, i) || emphasisAt(l, i) && metadataKeyThenColon(l, i+2)
+}
+
+func metadataKeyThenColon(l string, i int) bool {
+	for _, kw := range metadataKeys {
+		if len(l)-i >= len(kw) && asciiFoldEqual(l[i:i+len(kw)], kw) && colonAfterKey(l, i+len(kw)) {
+			return true
+		}
+	}
+	return false
+}
+
+// colonAfterKey reports whether the key that ends at k is followed, after
+// white space, by its colon, or by a closing "**" or "__" and then the
+// colon.
+func colonAfterKey(l string, k int) bool {
+	k = skipRESpace(l, k)
+	if k < len(l) && l[k] == ':' {
+		return true
+	}
+	if emphasisAt(l, k) {
+		m := skipRESpace(l, k+2)
+		return m < len(l) && l[m] == ':'
+	}
+	return false
+}
+
+func emphasisAt(l string, i int) bool {
+	return i+2 <= len(l) && (l[i:i+2] == "**" || l[i:i+2] == "__")
+}
+
+// skipRESpace skips what the regexp engine's \s matches: tab, newline,
+// form feed, carriage return and space.
+func skipRESpace(l string, i int) int {
+	for i < len(l) && (l[i] == ' ' || l[i] == '\t' || l[i] == '\n' || l[i] == '\f' || l[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// asciiFoldEqual reports whether s equals the lower-case ASCII kw in
+// ASCII case.
+func asciiFoldEqual(s, kw string) bool {
+	for j := 0; j < len(kw); j++ {
+		c := s[j]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != kw[j] {
 			return false
 		}
 	}

@@ -255,8 +255,12 @@ var reNoRequirements = regexp.MustCompile(`(?i)^(?:table of )?contents$|^toc$|gl
 // that is not a table header, metadata line or table-of-contents entry.
 // A heading with nothing under it is a tally, not a topic.
 func bearsContent(d *diff.Document, si int) bool {
-	for _, b := range d.BlocksIn(d.Sections[si].Span) {
-		if !b.Header && !isBoilerplate(&b, d.Text(b.Span)) {
+	span := d.Sections[si].Span
+	// d.BlocksIn(span), by index into boilerplateBlocks.
+	bp := boilerplateBlocks(d)
+	first := sort.Search(len(d.Blocks), func(i int) bool { return d.Blocks[i].Span.Start >= span.Start })
+	for i := first; i < len(d.Blocks) && d.Blocks[i].Span.End <= span.End; i++ {
+		if !d.Blocks[i].Header && !bp[i] {
 			return true
 		}
 	}

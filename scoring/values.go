@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/crucible-go/crucible/diff"
 )
@@ -78,13 +79,24 @@ func enumeratedValues(d *diff.Document) map[string]bool {
 	}
 	var header []string        // the header cells of the current table
 	var opens []map[string]int // per column, the rows each capitalised word opens
+	// valueHeader is reValueHeader's answer for a header cell: a
+	// document's tables repeat their headers, and the pattern is costly.
+	valueHeaders := map[string]bool{}
+	valueHeader := func(cell string) bool {
+		v, ok := valueHeaders[cell]
+		if !ok {
+			v = reValueHeader.MatchString(cell)
+			valueHeaders[cell] = v
+		}
+		return v
+	}
 	flush := func() {
 		for c, set := range opens {
 			rows := 0
 			for _, n := range set {
 				rows += n
 			}
-			if c > 0 && rows >= 2 || (c < len(header) && reValueHeader.MatchString(header[c])) {
+			if c > 0 && rows >= 2 || (c < len(header) && valueHeader(header[c])) {
 				for v := range set {
 					vals[v] = true
 				}
@@ -147,7 +159,7 @@ func enumeratedValues(d *diff.Document) map[string]bool {
 			for len(opens) <= c {
 				opens = append(opens, map[string]int{})
 			}
-			if reLeadingCaps.MatchString(cell) {
+			if leadingCaps(cell) {
 				for _, v := range leadingValues(strings.TrimLeftFunc(cell, notAlnum)) {
 					opens[c][v]++
 				}
@@ -181,12 +193,16 @@ var coresByInitial = func() (by [26][]string) {
 	return by
 }()
 
-// valueLabelMatches is reValueLabel.FindAllStringSubmatch(src, -1).
+// valueLabelMatches is reValueLabel.FindAllStringSubmatch(src, -1). The
+// pattern runs from the first place a match can start (see
+// valueLabelStart), with the byte before it for \b: the matches, and so
+// their substrings, are the same.
 func valueLabelMatches(src string) [][]string {
-	if !mayHoldValueLabel(src) {
+	start := valueLabelStart(src)
+	if start < 0 {
 		return nil
 	}
-	return reValueLabel.FindAllStringSubmatch(src, -1)
+	return reValueLabel.FindAllStringSubmatch(src[max(start-1, 0):], -1)
 }
 
 // mayHoldValueLabel reports whether s may hold a match of reValueLabel,
@@ -195,13 +211,20 @@ func valueLabelMatches(src string) [][]string {
 // a byte that is not an ASCII word character. Case folding maps two
 // non-ASCII letters to ASCII ones, the long s and the Kelvin sign; a text
 // with either may hold a label spelt with it, so it may hold one.
-func mayHoldValueLabel(s string) bool {
+func mayHoldValueLabel(s string) bool { return valueLabelStart(s) >= 0 }
+
+// valueLabelStart returns where the first match of reValueLabel in s can
+// start, or -1 when there is none: the first label core at a word start
+// (no match starts before it, since every match starts with one), or 0 —
+// anywhere — once a long s or a Kelvin sign comes first, since a label
+// spelt with one may start before it.
+func valueLabelStart(s string) int {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if c >= 0x80 {
 			if c == 0xc5 && i+1 < len(s) && s[i+1] == 0xbf || // ſ
 				c == 0xe2 && i+2 < len(s) && s[i+1] == 0x84 && s[i+2] == 0xaa { // K
-				return true
+				return 0
 			}
 			continue
 		}
@@ -211,13 +234,40 @@ func mayHoldValueLabel(s string) bool {
 		if l := lowerASCII(c); l >= 'a' && l <= 'z' {
 			for _, core := range coresByInitial[l-'a'] {
 				if hasPrefixFoldASCII(s[i:], core) {
-					return true
+					return i
 				}
 			}
 		}
 	}
-	return false
+	return -1
 }
+
+// leadingCaps is reLeadingCaps.MatchString(cell) without the regexp
+// engine, which ran on every cell of every table: after any runes that
+// are neither letters nor numbers, a capital and a capital, digit or
+// underscore, the run of those not followed by a lower-case ASCII letter
+// (\b is ASCII: a non-ASCII letter after the run ends a word).
+func leadingCaps(cell string) bool {
+	i := 0
+	for i < len(cell) {
+		r, size := utf8.DecodeRuneInString(cell[i:])
+		if unicode.IsLetter(r) || unicode.IsNumber(r) {
+			break
+		}
+		i += size
+	}
+	if i+1 >= len(cell) || cell[i] < 'A' || cell[i] > 'Z' || !isCapsWordByte(cell[i+1]) {
+		return false
+	}
+	j := i + 2
+	for j < len(cell) && isCapsWordByte(cell[j]) {
+		j++
+	}
+	return j == len(cell) || cell[j] < 'a' || cell[j] > 'z'
+}
+
+// isCapsWordByte reports [A-Z0-9_].
+func isCapsWordByte(c byte) bool { return c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' }
 
 func lowerASCII(c byte) byte {
 	if c >= 'A' && c <= 'Z' {

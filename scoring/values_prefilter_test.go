@@ -46,3 +46,39 @@ func FuzzValueLabelPrefilter(f *testing.F) {
 		}
 	})
 }
+
+// FuzzValueLabelMatches checks valueLabelMatches, which runs the pattern
+// from the first label core only, against the pattern run on the whole
+// text.
+func FuzzValueLabelMatches(f *testing.F) {
+	for _, s := range []string{"**Verdict**: **REFUTED**", "x_status: A", "reſult: PASS", "mar\u212aed as DONE",
+		"Set To ON", "7 values (NONE)", "(one of A, B)", "ÉTAT status X", "returns\tOK", "the result: A; status (B)",
+		"é\u212aresult: X", "ſet to ON, status: B"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		require.Equal(t, reValueLabel.FindAllStringSubmatch(s, -1), valueLabelMatches(s), "%q", s)
+	})
+}
+
+var leadingCapsInputs = []string{"", "A", "AB", "Ab", "ABc", "AB c", "✅ PROCEED", "**VERIFIED**", "- NOT A SPEC", "9AB", "éAB",
+	"AB_1", "A_", "A9x", "AB\u00e9", "  \t(AB)", "\xffAB", "\u0661AB", "ⅫAB", "_AB", "AB-CD", "aAB", "A B"}
+
+// TestLeadingCaps checks the scanner against the pattern it stands in
+// for.
+func TestLeadingCaps(t *testing.T) {
+	for _, s := range leadingCapsInputs {
+		require.Equal(t, reLeadingCaps.MatchString(s), leadingCaps(s), "%q", s)
+	}
+}
+
+func FuzzLeadingCaps(f *testing.F) {
+	for _, s := range leadingCapsInputs {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := leadingCaps(s), reLeadingCaps.MatchString(s); got != want {
+			t.Fatalf("leadingCaps(%q) = %v, want %v", s, got, want)
+		}
+	})
+}

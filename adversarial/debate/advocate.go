@@ -49,7 +49,8 @@ type Turn struct {
 	Others   []Variant
 	Analysis *diff.Analysis
 	// Points are the diff points under debate, in analysis order: the
-	// statement must take a position on each.
+	// statement must take a position on each. Every turn of the debate
+	// shares them, as it shares Analysis: read them, do not change them.
 	Points []diff.Point
 	// Transcript holds every statement the advocate may read: all of the
 	// earlier rounds and, in the sequential rounds 2 and 3, those made

@@ -25,10 +25,17 @@ func tallyRound(points []diff.Point, labels []string, sts []Statement) []Tally {
 		if end := len(votes); end > start {
 			t.Votes = votes[start:end:end] // nil when no one voted, as before
 		}
-		counts := voteCounts(t.Votes)
 		top, leader, tie := 0, "", false
 		for _, l := range labels {
-			switch c := counts[l]; {
+			// voteCounts(t.Votes)[l] without a map per point: a round has
+			// at most ten votes and ten labels.
+			c := 0
+			for _, v := range t.Votes {
+				if v.Prefer == l {
+					c++
+				}
+			}
+			switch {
 			case c > top:
 				top, leader, tie = c, l, false
 			case c == top && c > 0:

@@ -158,6 +158,9 @@ type debate struct {
 	contestedIDs []string
 	// first opens when round 1's turns are all handed out.
 	first *firstTurns
+	// order is each point's place in points (see pointOrder).
+	orderOnce sync.Once
+	order     map[string]int
 }
 
 // firstTurns opens once every one of a set of advocates has been handed
@@ -271,14 +274,22 @@ func newDebate(in Input, cfg config) (*debate, error) {
 		}
 		want[id] = true
 	}
-	if in.Points == nil && len(in.Analysis.Points) > 0 { // every point: one allocation (nil stays nil)
-		d.points = make([]diff.Point, 0, len(in.Analysis.Points))
+	if in.Points == nil && len(in.Analysis.Points) > 0 {
+		// Every point: the analysis's own slice (capacity capped), which
+		// the debate only reads, rather than a copy per debate of an
+		// orchestrated run; nil stays nil.
+		all := in.Analysis.Points
+		d.points = all[:len(all):len(all)]
+		res.Points = make([]string, 0, len(all))
 	}
 	for _, p := range in.Analysis.Points {
-		if in.Points == nil || want[p.ID] {
+		switch {
+		case in.Points == nil:
+			res.Points = append(res.Points, p.ID)
+		case want[p.ID]:
 			d.points = append(d.points, p)
 			res.Points = append(res.Points, p.ID)
-		} else {
+		default:
 			res.Excluded = append(res.Excluded, p.ID)
 		}
 	}
@@ -565,12 +576,11 @@ func safeArgue(ctx context.Context, adv Advocate, turn Turn) (st Statement, err 
 // points are ordered, whatever order the advocate used.
 func (d *debate) normalise(turn Turn, st Statement) Statement {
 	st.Round, st.Variant, st.Agent = turn.Round, turn.Self.Label, turn.Self.Agent
-	order := make(map[string]int, len(d.points))
-	for i, p := range d.points {
-		order[p.ID] = i
-	}
 	st.Positions = slices.Clone(st.Positions)
-	slices.SortFunc(st.Positions, func(a, b PointPosition) int { return order[a.Point] - order[b.Point] })
+	if !d.inPointOrder(st.Positions) {
+		order := d.pointOrder()
+		slices.SortFunc(st.Positions, func(a, b PointPosition) int { return order[a.Point] - order[b.Point] })
+	}
 	st.Weaknesses = slices.Clone(st.Weaknesses)
 	for k := range st.Weaknesses {
 		st.Weaknesses[k].From = turn.Self.Label
@@ -583,9 +593,39 @@ func (d *debate) normalise(turn Turn, st Statement) Statement {
 	return st
 }
 
-// turn builds what advocate i sees in round r.
+// inPointOrder reports whether positions are one per point of the debate,
+// in the points' order: what the sort in normalise would leave as it is
+// (the points' ids are distinct), and what an advocate that answers point
+// by point writes.
+func (d *debate) inPointOrder(positions []PointPosition) bool {
+	if len(positions) != len(d.points) {
+		return false
+	}
+	for i := range positions {
+		if positions[i].Point != d.points[i].ID {
+			return false
+		}
+	}
+	return true
+}
+
+// pointOrder returns each point's place in the debate's points, built
+// once per debate (every turn's statement is put in this order).
+func (d *debate) pointOrder() map[string]int {
+	d.orderOnce.Do(func() {
+		d.order = make(map[string]int, len(d.points))
+		for i, p := range d.points {
+			d.order[p.ID] = i
+		}
+	})
+	return d.order
+}
+
+// turn builds what advocate i sees in round r. Its Points are the
+// debate's own slice, shared by every turn (capacity capped, so that an
+// append makes a copy), as its Analysis is.
 func (d *debate) turn(r, i int, transcript []Statement) Turn {
-	t := Turn{Round: r, Self: d.in.Variants[i], Analysis: d.in.Analysis, Points: slices.Clone(d.points),
+	t := Turn{Round: r, Self: d.in.Variants[i], Analysis: d.in.Analysis, Points: d.points[:len(d.points):len(d.points)],
 		Transcript: transcript, Focus: slices.Clone(d.in.Focus), memo: d.memo}
 	for j, v := range d.in.Variants {
 		if j != i {

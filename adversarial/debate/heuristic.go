@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -144,19 +143,28 @@ func (g *argument) positions(margin float64) {
 		}
 		ev := pm.bestRef
 		if prefer != best {
-			ev = pm.marks.get(prefer).ref(prefer)
-		}
-		if prefer == g.self && best != g.self {
+			// Only a defended point prefers another than the best variant
+			// (no stake and a concession both go to the best): its own
+			// mark's ref, then
 			// fmt.Sprintf("; Variant %s measures %.2f against %.2f, within
-			// the round-%d margin of %.2f", …) without fmt: a defended
-			// point in every advocate's every turn.
-			b := make([]byte, 0, len(ev)+96+len(best))
-			b = append(append(append(b, ev...), "; Variant "...), best...)
-			b = strconv.AppendFloat(append(b, " measures "...), pm.marks.get(best).score, 'f', 2, 64)
-			b = strconv.AppendFloat(append(b, " against "...), own.score, 'f', 2, 64)
-			b = strconv.AppendInt(append(b, ", within the round-"...), int64(g.turn.Round), 10)
-			b = strconv.AppendFloat(append(b, " margin of "...), m, 'f', 2, 64)
-			ev = string(b)
+			// the round-%d margin of %.2f", …), written into one buffer
+			// without fmt: a defended point in every advocate's every
+			// turn.
+			pref := pm.marks.get(prefer)
+			var w refWriter
+			w.grow(pref.refLen(prefer) + 96 + len(best))
+			pref.writeRef(&w, prefer)
+			w.str("; Variant ")
+			w.str(best)
+			w.str(" measures ")
+			w.float(pm.marks.get(best).score)
+			w.str(" against ")
+			w.float(own.score)
+			w.str(", within the round-")
+			w.int(g.turn.Round)
+			w.str(" margin of ")
+			w.float(m)
+			ev = w.String()
 		}
 		g.pos = append(g.pos, PointPosition{Point: pm.point.ID, Prefer: prefer, Concede: concede,
 			Confidence: confidence(pm, prefer), Evidence: ev})
@@ -543,6 +551,26 @@ func idList(ids []string, n int) string {
 }
 
 func clip(s string, n int) string {
+	// One pass that stops past the n-th rune, cutting at the (n-1)-th
+	// without converting the text to runes: the transcript clips a quote
+	// or a summary for every point.
+	count, cut := 0, 0
+	for i, r := range s {
+		if count < n-1 && r == utf8.RuneError {
+			return clipRunes(s, n) // a byte that is not UTF-8 becomes U+FFFD, as the conversion makes it
+		}
+		if count == n-1 {
+			cut = i
+		}
+		if count++; count > n {
+			return s[:cut] + "…"
+		}
+	}
+	return s
+}
+
+// clipRunes is clip by converting s to runes.
+func clipRunes(s string, n int) string {
 	if utf8.RuneCountInString(s) <= n {
 		return s
 	}

@@ -200,3 +200,29 @@ func TestIsStatement(t *testing.T) {
 		assert.Equal(t, tt.want, isStatement(tt.text), tt.text)
 	}
 }
+
+var clipInputs = []string{"", "short", "exactly ten", "a text longer than ten runes", "ünïcödé téxt lönger thän ten", "ab\xffcd efgh ijkl mnop",
+	"\xff\xfe\xfd\xfc\xfb\xfa\xf9\xf8\xf7\xf6\xf5\xf4", "ten runes!", "eleven runes", "\uFFFD\uFFFD\uFFFD\uFFFD\uFFFD\uFFFD\uFFFD\uFFFD\uFFFD\uFFFD\uFFFD\uFFFD"}
+
+// TestClip checks the one-pass clip against the conversion to runes it
+// stands in for, at the limits the transcript uses and at the edges.
+func TestClip(t *testing.T) {
+	for _, s := range clipInputs {
+		for _, n := range []int{1, 2, 10, 11, 80, 160, 240} {
+			assert.Equal(t, clipRunes(s, n), clip(s, n), "clip(%q, %d)", s, n)
+		}
+	}
+	assert.Equal(t, "a text lo…", clip("a text longer than ten runes", 10))
+}
+
+func FuzzClip(f *testing.F) {
+	for _, s := range clipInputs {
+		f.Add(s, 10)
+	}
+	f.Fuzz(func(t *testing.T, s string, n int) {
+		n = 1 + int(uint(n)%300)
+		if got, want := clip(s, n), clipRunes(s, n); got != want {
+			t.Fatalf("clip(%q, %d) = %q, want %q", s, n, got, want)
+		}
+	})
+}

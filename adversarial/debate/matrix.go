@@ -5,7 +5,6 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/crucible-go/crucible/diff"
 	"github.com/crucible-go/crucible/internal/words"
@@ -267,9 +266,7 @@ scan:
 		}
 	}
 	s = s[:end]
-	if utf8.RuneCountInString(s) > limit {
-		s = string([]rune(s)[:limit-1]) + "…"
-	}
+	s = clip(s, limit)
 	if s != "" && !strings.HasSuffix(s, ".") && !strings.HasSuffix(s, "!") && !strings.HasSuffix(s, "?") && !strings.HasSuffix(s, "…") {
 		s += "."
 	}

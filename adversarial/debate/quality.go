@@ -56,7 +56,9 @@ func measureDoc(a *diff.Analysis, idx int, d *diff.Document) *docFacts {
 	ind := d.BlockIndicators()
 	for i, b := range d.Blocks {
 		bf := &f.blocks[i]
-		bf.reqs = lexicon.RequirementIDs(d.Text(b.Span))
+		if src := d.Text(b.Span); strings.IndexByte(src, '-') >= 0 { // every id holds a hyphen
+			bf.reqs = lexicon.RequirementIDs(src)
+		}
 		if b.Kind != diff.Code {
 			bf.words, bf.concrete, bf.vague = words.Count(b.Text), ind[i].Concrete, ind[i].Vague
 			bf.sentences = sentences(b.Text)
@@ -112,17 +114,56 @@ type mark struct {
 // ref formats the mark as a position's evidence: the citation, then what
 // was measured.
 func (m mark) ref(label string) string {
-	if m.quote == "" {
-		return "Variant " + label + " " + m.measure
-	}
-	// cite(label) + ": " + measure, in one concatenation: every advocate
-	// writes a ref per point it does not give to the best variant.
-	line := strconv.Itoa(m.line)
-	if m.section == "" {
-		return "“" + m.quote + "” (Variant " + label + ", L" + line + "): " + m.measure
-	}
-	return "“" + m.quote + "” (Variant " + label + ", §" + m.section + ", L" + line + "): " + m.measure
+	var w refWriter
+	w.grow(m.refLen(label))
+	m.writeRef(&w, label)
+	return w.String()
 }
+
+// writeRef writes ref(label) to w: cite(label) + ": " + measure, or
+// "Variant " + label + " " + measure without a quote.
+func (m mark) writeRef(w *refWriter, label string) {
+	if m.quote == "" {
+		w.str("Variant ")
+		w.str(label)
+		w.str(" ")
+		w.str(m.measure)
+		return
+	}
+	w.str("“")
+	w.str(m.quote)
+	w.str("” (Variant ")
+	w.str(label)
+	if m.section != "" {
+		w.str(", §")
+		w.str(m.section)
+	}
+	w.str(", L")
+	w.int(m.line)
+	w.str("): ")
+	w.str(m.measure)
+}
+
+// refLen is at least len(m.ref(label)), with room for the line number.
+func (m mark) refLen(label string) int {
+	return len(m.quote) + len(label) + len(m.section) + len(m.measure) + 48
+}
+
+// refWriter builds a position's evidence in one allocation: a
+// strings.Builder grown once to the caller's estimate.
+type refWriter struct {
+	b   strings.Builder
+	num [24]byte
+}
+
+func (w *refWriter) grow(n int)     { w.b.Grow(n) }
+func (w *refWriter) str(s string)   { w.b.WriteString(s) }
+func (w *refWriter) String() string { return w.b.String() }
+
+func (w *refWriter) int(i int) { w.b.Write(strconv.AppendInt(w.num[:0], int64(i), 10)) }
+
+// float writes f with two decimals, as fmt's %.2f.
+func (w *refWriter) float(f float64) { w.b.Write(strconv.AppendFloat(w.num[:0], f, 'f', 2, 64)) }
 
 // cite quotes the mark's line with its place: “quote” (Variant B, §2
 // Storage, L10); without a quote it says what was measured.
@@ -145,7 +186,7 @@ type assessment struct {
 }
 
 type pointMarks struct {
-	point diff.Point
+	point *diff.Point // in the turn's Points, which the debate's turns share
 	marks markSet
 	best  string // highest score; the first in input order on a tie
 	// bestRef is marks[best].ref(best): the evidence of every advocate
@@ -188,7 +229,7 @@ func assess(turn Turn) assessment {
 	all := make([]mark, len(turn.Points)*len(vars)) // every point's marks, one allocation
 	for k, p := range turn.Points {
 		marks := all[k*len(vars) : (k+1)*len(vars) : (k+1)*len(vars)]
-		pm := pointMarks{point: p, marks: markSet{labels: labels, marks: marks}}
+		pm := pointMarks{point: &turn.Points[k], marks: markSet{labels: labels, marks: marks}}
 		for i, v := range vars {
 			m := own[i].marks[k]
 			if p.Category == diff.CategoryStructural {
@@ -565,9 +606,7 @@ func quoteOf(s string) string {
 	if i := strings.Index(s, ". "); i > 0 && i <= 3 && isDigits(s[:i]) {
 		s = s[i+2:] // "1. item"
 	}
-	if utf8.RuneCountInString(s) > 160 {
-		s = string([]rune(s)[:159]) + "…"
-	}
+	s = clip(s, 160)
 	return s
 }
 
