@@ -49,6 +49,10 @@ func (x *run) planConflicts(a *diff.Analysis, d *debate.Result, base int) (confl
 	decided := map[string]merge.ResolvedConflict{}
 	stated := map[string]map[string]string{} // by the same point: each variant's value as it gives it
 	pointAt := contradictionAt(a)
+	// the analysis's points by category, listed once: the loop below asks
+	// for them per field
+	contradictions := a.ByCategory(diff.CategoryContradiction)
+	content := a.ByCategory(diff.CategoryContent)
 	for _, f := range a.Fields {
 		k := merge.ResolvedConflict{Subject: f.Item + " / " + f.Field}
 		var lines []diff.Evidence
@@ -72,13 +76,13 @@ func (x *run) planConflicts(a *diff.Analysis, d *debate.Result, base int) (confl
 			// no contradiction point of its own: the debate's decision on
 			// the sections that state the values decides, so that the
 			// winning section's choice and its reasons stay together
-			if w, rule, ok := sectionWinner(a, d, f); ok {
+			if w, rule, ok := sectionWinnerAmong(content, d, f); ok {
 				k.Winner, k.Rule = w, rule
 				// a contradiction point over some of the same lines
 				// (two of the three variants' choices) follows it, or
 				// the two resolutions would write one variant's value
 				// into another's statement
-				for _, q := range a.ByCategory(diff.CategoryContradiction) {
+				for _, q := range contradictions {
 					if _, taken := decided[q.ID]; !taken && len(q.Evidence) > 0 && evidenceAmong(q.Evidence, lines) {
 						decided[q.ID], stated[q.ID] = k, given
 					}
@@ -107,8 +111,8 @@ func (x *run) planConflicts(a *diff.Analysis, d *debate.Result, base int) (confl
 	// A value a later revision changed is a conflict the merge resolves as
 	// well (the later revision wins unless the debate decided otherwise);
 	// step 1 reports it as a change, not a contradiction.
-	points := a.ByCategory(diff.CategoryContradiction)
-	for _, p := range a.ByCategory(diff.CategoryContent) {
+	points := slices.Clip(contradictions) // appended to: a copy of its own
+	for _, p := range content {
 		if p.Kind == diff.RevisionChange {
 			points = append(points, p)
 		}
@@ -140,12 +144,20 @@ func (x *run) planConflicts(a *diff.Analysis, d *debate.Result, base int) (confl
 		// Each losing variant's other statements of the point are values
 		// not taken too, so the merge restates them all; they are added
 		// after the winner is chosen, which counts variants, not lines.
+		var have map[merge.ConflictValue]bool // k.Values, as slices.Contains would find them
 		for _, e := range p.Evidence[1:] {
 			if e.Variant >= len(x.docs) || label(e.Variant) == k.Winner {
 				continue
 			}
 			v := merge.ConflictValue{Variant: label(e.Variant), Value: e.Quote, Text: e.Quote}
-			if !slices.Contains(k.Values, v) {
+			if have == nil {
+				have = make(map[merge.ConflictValue]bool, len(k.Values)+len(p.Evidence))
+				for _, w := range k.Values {
+					have[w] = true
+				}
+			}
+			if !have[v] {
+				have[v] = true
 				k.Values = append(k.Values, v)
 			}
 		}
@@ -180,7 +192,15 @@ func sectionWinner(a *diff.Analysis, d *debate.Result, f diff.FieldDisagreement)
 	if d == nil {
 		return "", "", false
 	}
-	for _, p := range a.ByCategory(diff.CategoryContent) {
+	return sectionWinnerAmong(a.ByCategory(diff.CategoryContent), d, f)
+}
+
+// sectionWinnerAmong is sectionWinner given the analysis's content points.
+func sectionWinnerAmong(content []diff.Point, d *debate.Result, f diff.FieldDisagreement) (string, string, bool) {
+	if d == nil {
+		return "", "", false
+	}
+	for _, p := range content {
 		n := 0
 		for _, v := range f.Values {
 			if v.Section < 0 || v.Variant >= len(p.Positions) || p.Positions[v.Variant].Section != v.Section {

@@ -2,6 +2,7 @@ package merge
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -192,13 +193,13 @@ func resolveConflicts(in PlanInput, changes []Change) ([]Rejection, []Amendment)
 				if text, ok := stateWinner(c.Source.Text, lose, said); ok {
 					c.Source.Text, grams[i] = text, gramSet{}
 					if lose.Value == lose.Text && !strings.Contains(text, win.Text) {
-						removed = append(removed, fmt.Sprintf("#%d", c.Number))
+						removed = append(removed, "#"+strconv.Itoa(c.Number))
 					} else {
-						edited = append(edited, fmt.Sprintf("#%d", c.Number))
+						edited = append(edited, "#"+strconv.Itoa(c.Number))
 					}
 				}
 			}
-			why := fmt.Sprintf("Variant %s's value %q wins (%s).", k.Winner, win.Value, strings.TrimRight(k.Rule, ". "))
+			why := "Variant " + k.Winner + "'s value " + strconv.Quote(win.Value) + " wins (" + strings.TrimRight(k.Rule, ". ") + ")." // %q is strconv.Quote
 			if len(removed) > 0 {
 				why += fmt.Sprintf(" Change %s no longer carries the losing statement (it cannot be restated in its form).", strings.Join(removed, ", "))
 			}
@@ -219,7 +220,7 @@ func resolveConflicts(in PlanInput, changes []Change) ([]Rejection, []Amendment)
 				}
 			}
 			out = append(out, Rejection{Point: pointOrDash(k.Point), Topic: k.Subject,
-				NonBase: fmt.Sprintf("Variant %s: %s = %s", lose.Variant, k.Subject, lose.Value), Rationale: why, Value: true})
+				NonBase: "Variant " + lose.Variant + ": " + k.Subject + " = " + lose.Value, Rationale: why, Value: true})
 		}
 	}
 	return out, amendments
@@ -271,16 +272,19 @@ func stateWinner(text string, lose, win ConflictValue) (string, bool) {
 	if lose.Text != "" && lose.Value == lose.Text {
 		return restate(text, lose.Text, win.Text)
 	}
-	if lose.Text != "" && strings.Contains(text, lose.Text) && strings.Contains(lose.Text, lose.Value) {
+	// whether text holds the losing quote, asked once: the tests below
+	// all start with it
+	quoted := lose.Text != "" && strings.Contains(text, lose.Text)
+	if quoted && strings.Contains(lose.Text, lose.Value) {
 		if row, ok := restateRow(lose, win); ok {
 			return strings.ReplaceAll(text, lose.Text, row), true
 		}
 	}
-	if lose.Text != "" && win.Text != "" && strings.Contains(text, lose.Text) && sameLabelFold(lose, win) {
+	if quoted && win.Text != "" && sameLabelFold(lose, win) {
 		// a labelled value and its rationale move together
 		return strings.ReplaceAll(text, lose.Text, win.Text), true
 	}
-	if lose.Text != "" && strings.Contains(text, lose.Text) && strings.Contains(lose.Text, lose.Value) {
+	if quoted && strings.Contains(lose.Text, lose.Value) {
 		return strings.ReplaceAll(text, lose.Text, strings.ReplaceAll(lose.Text, lose.Value, win.Value)), true
 	}
 	// Elsewhere in the text only a value that names one thing is

@@ -3,9 +3,12 @@ package merge
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/crucible-go/crucible/diff"
 )
@@ -25,6 +28,7 @@ func (p Plan) validate(parsed map[string]*diff.Document) error {
 	if p.Base.Label == "" {
 		errs = append(errs, errors.New("the plan names no base variant"))
 	}
+	sources := parseSources(p.Changes)
 	for i, c := range p.Changes {
 		where := fmt.Sprintf("change #%d", c.Number)
 		if c.Number != i+1 {
@@ -45,7 +49,7 @@ func (p Plan) validate(parsed map[string]*diff.Document) error {
 		case c.Source.Variant.Label == p.Base.Label:
 			errs = append(errs, fmt.Errorf("%s takes from the base itself", where))
 		}
-		if d, err := parseSourceText(c.Source.Text); err != nil {
+		if d, err := sources[i].doc, sources[i].err; err != nil {
 			errs = append(errs, fmt.Errorf("%s: source text %v", where, err))
 		} else if parsed != nil {
 			parsed[c.Source.Text] = d
@@ -63,6 +67,30 @@ func (p Plan) validate(parsed map[string]*diff.Document) error {
 		return &InputError{Kind: ErrInvalidPlan, Errs: errs}
 	}
 	return nil
+}
+
+type parsedSource struct {
+	doc *diff.Document
+	err error
+}
+
+// parseSources parses each change's source text (parseSourceText), a few
+// at a time: a plan of a hundred changes holds a hundred documents to
+// parse, each on its own, and the merge waits for them before it starts.
+// Each result lands at its change's index, so the order of the work does
+// not show.
+func parseSources(changes []Change) []parsedSource {
+	out := make([]parsedSource, len(changes))
+	var g errgroup.Group
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	for i, c := range changes {
+		g.Go(func() error {
+			out[i].doc, out[i].err = parseSourceText(c.Source.Text)
+			return nil
+		})
+	}
+	_ = g.Wait() // the errors are the results'
+	return out
 }
 
 // checkSourceText checks that s is one section: a heading first, and every

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/crucible-go/crucible/diff"
 	"github.com/crucible-go/crucible/internal/words"
@@ -208,6 +209,15 @@ type docView struct {
 	doc     *diff.Document
 	fields  map[int][]diff.Field
 	commits map[int]bool // a prescription, a technology or a measured value of the section's own
+	// own holds each section's own text (see ownTextOf), built the first
+	// time a point asks for it: many points compare the same section, and
+	// building its word set is most of what comparing it costs.
+	own []ownTextCell
+}
+
+type ownTextCell struct {
+	once sync.Once
+	t    ownText
 }
 
 // docViewOf returns variant v's view (at index i of the analysis), kept
@@ -218,7 +228,7 @@ func docViewOf(m *memo, v Variant, i int) *docView {
 }
 
 func newDocView(d *diff.Document, v int) *docView {
-	dv := &docView{doc: d, fields: map[int][]diff.Field{}, commits: map[int]bool{}}
+	dv := &docView{doc: d, fields: map[int][]diff.Field{}, commits: map[int]bool{}, own: make([]ownTextCell, len(d.Sections))}
 	// The fields grouped by section, in their order, without copying them
 	// again: counted first, then each section's are a slice of one array.
 	fields := diff.ExtractFields(d, v)
@@ -356,7 +366,17 @@ func (t ownText) sharesLabel(o ownText) bool {
 
 // ownTextOf returns the text directly under section s, without its
 // subsections (topics of their own) and without code.
+// It is computed once per section and shared: callers only read it.
 func ownTextOf(dv *docView, s int) ownText {
+	if s < 0 || s >= len(dv.own) {
+		return buildOwnText(dv, s)
+	}
+	c := &dv.own[s]
+	c.once.Do(func() { c.t = buildOwnText(dv, s) })
+	return c.t
+}
+
+func buildOwnText(dv *docView, s int) ownText {
 	d := dv.doc
 	var b strings.Builder
 	for _, blk := range d.BlocksIn(d.Sections[s].Body()) {
