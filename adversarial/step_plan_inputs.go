@@ -144,20 +144,25 @@ func (x *run) planConflicts(a *diff.Analysis, d *debate.Result, base int) (confl
 		// Each losing variant's other statements of the point are values
 		// not taken too, so the merge restates them all; they are added
 		// after the winner is chosen, which counts variants, not lines.
-		var have map[merge.ConflictValue]bool // k.Values, as slices.Contains would find them
+		// k.Values as slices.Contains would find them: a scan while they
+		// are few, a set once they are many (a point of hundreds of lines)
+		var have map[merge.ConflictValue]bool
 		for _, e := range p.Evidence[1:] {
 			if e.Variant >= len(x.docs) || label(e.Variant) == k.Winner {
 				continue
 			}
 			v := merge.ConflictValue{Variant: label(e.Variant), Value: e.Quote, Text: e.Quote}
-			if have == nil {
+			if have == nil && len(k.Values) >= manyValues {
 				have = make(map[merge.ConflictValue]bool, len(k.Values)+len(p.Evidence))
 				for _, w := range k.Values {
 					have[w] = true
 				}
 			}
-			if !have[v] {
+			switch {
+			case have != nil && !have[v]:
 				have[v] = true
+				k.Values = append(k.Values, v)
+			case have == nil && !slices.Contains(k.Values, v):
 				k.Values = append(k.Values, v)
 			}
 		}
@@ -179,6 +184,10 @@ func (x *run) planConflicts(a *diff.Analysis, d *debate.Result, base int) (confl
 	}
 	return out, byValue
 }
+
+// manyValues is the number of a conflict's values from which
+// planConflicts looks them up in a set rather than scanning them.
+const manyValues = 16
 
 // sectionWinner returns the winner of the debate's decision on the
 // content point that compares the sections stating the field's values

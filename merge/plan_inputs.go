@@ -2,12 +2,13 @@ package merge
 
 import (
 	"fmt"
+	"runtime"
 	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/crucible-go/crucible/diff"
+	"golang.org/x/sync/errgroup"
 )
 
 // Two optional inputs of the plan let the pipeline pass on what step 1
@@ -104,19 +105,13 @@ func (in PlanInput) alignedIndex(v Variant) []int {
 // Where two variants share a label the later one's document counts, as
 // it would overwrite the earlier's index.
 func (in PlanInput) alignedIndexes(vs []Variant) map[string][]int {
-	docs := map[string]*diff.Document{}
-	out := map[string][]int{}
-	for _, v := range vs {
-		if v.Doc == nil {
-			continue
-		}
-		idx := make([]int, len(v.Doc.Sections))
-		for i := range idx {
-			idx[i] = -1
-		}
-		docs[v.Label], out[v.Label] = v.Doc, idx
-	}
-	for _, t := range in.Alignment {
+	// The base's section of each topic first, then each variant's sections
+	// on their own: a variant's row depends on the topics in their order
+	// and on nothing of the other variants', so the variants are located
+	// a few at a time (locating builds each document's section index the
+	// first time, and the plan waits for all of it).
+	baseOf := make([]int, len(in.Alignment))
+	for ti, t := range in.Alignment {
 		bi := -1
 		for _, s := range t.Sections {
 			if s.Variant != in.Base.Label {
@@ -126,17 +121,44 @@ func (in PlanInput) alignedIndexes(vs []Variant) map[string][]int {
 				bi = i
 			}
 		}
-		if bi < 0 {
+		baseOf[ti] = bi
+	}
+	rows := make([][]int, len(vs))
+	var g errgroup.Group
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	for vi, v := range vs {
+		if v.Doc == nil {
 			continue
 		}
-		for _, s := range t.Sections {
-			d, ok := docs[s.Variant]
-			if !ok || s.Variant == in.Base.Label {
-				continue
+		g.Go(func() error {
+			idx := make([]int, len(v.Doc.Sections))
+			for i := range idx {
+				idx[i] = -1
 			}
-			if i, ok := locate(d, s.Section); ok && out[s.Variant][i] < 0 {
-				out[s.Variant][i] = bi
+			if v.Label != in.Base.Label {
+				for ti, t := range in.Alignment {
+					if baseOf[ti] < 0 {
+						continue
+					}
+					for _, s := range t.Sections {
+						if s.Variant != v.Label {
+							continue
+						}
+						if i, ok := locate(v.Doc, s.Section); ok && idx[i] < 0 {
+							idx[i] = baseOf[ti]
+						}
+					}
+				}
 			}
+			rows[vi] = idx
+			return nil
+		})
+	}
+	_ = g.Wait() // locating cannot fail
+	out := map[string][]int{}
+	for vi, v := range vs {
+		if v.Doc != nil {
+			out[v.Label] = rows[vi]
 		}
 	}
 	return out
