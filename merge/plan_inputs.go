@@ -195,6 +195,9 @@ func resolveConflicts(in PlanInput, changes []Change) ([]Rejection, []Amendment)
 		if win == nil {
 			continue
 		}
+		// every losing value's rationale opens the same way: built once
+		// per conflict (%q is strconv.Quote)
+		wins := "Variant " + k.Winner + "'s value " + strconv.Quote(win.Value) + " wins (" + strings.TrimRight(k.Rule, ". ") + ")."
 		for _, lose := range k.Values {
 			if lose.Variant == k.Winner || strings.EqualFold(lose.Value, win.Value) {
 				continue
@@ -221,7 +224,7 @@ func resolveConflicts(in PlanInput, changes []Change) ([]Rejection, []Amendment)
 					}
 				}
 			}
-			why := "Variant " + k.Winner + "'s value " + strconv.Quote(win.Value) + " wins (" + strings.TrimRight(k.Rule, ". ") + ")." // %q is strconv.Quote
+			why := wins
 			if len(removed) > 0 {
 				why += fmt.Sprintf(" Change %s no longer carries the losing statement (it cannot be restated in its form).", strings.Join(removed, ", "))
 			}
