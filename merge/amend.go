@@ -149,7 +149,16 @@ func sameLabelText(a, b string) bool {
 
 // valuesNotTaken lists the plan's losing values.
 func valuesNotTaken(p Plan) []Rejection {
-	var out []Rejection
+	n := 0 // thousands in a large plan: counted, then copied once
+	for _, r := range p.Rejected {
+		if r.Value {
+			n++
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	out := make([]Rejection, 0, n)
 	for _, r := range p.Rejected {
 		if r.Value {
 			out = append(out, r)

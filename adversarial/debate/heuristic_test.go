@@ -4,11 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/crucible-go/crucible/internal/words"
 )
 
 var sets = []string{"content", "contradictions", "identical", "ordering", "organization", "styles", "unique"}
@@ -225,4 +228,40 @@ func FuzzClip(f *testing.F) {
 			t.Fatalf("clip(%q, %d) = %q, want %q", s, n, got, want)
 		}
 	})
+}
+
+// TestDiceAtLeast90 holds the size bound to the overlap it stands in
+// front of, over every pair of sets of up to 24 words drawn from a small
+// vocabulary (so that large overlaps occur).
+func TestDiceAtLeast90(t *testing.T) {
+	vocab := []string{"alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota", "kappa", "lambda", "mu"}
+	var all []words.Set
+	for n := 0; n <= 24; n++ {
+		for shift := range 3 {
+			var b strings.Builder
+			for i := range n {
+				b.WriteString(vocab[(i+shift)%len(vocab)])
+				b.WriteString(strconv.Itoa((i + shift) / len(vocab)))
+				b.WriteByte(' ')
+			}
+			all = append(all, words.NewSet(b.String()))
+		}
+	}
+	rejected, accepted := 0, 0
+	for _, a := range all {
+		for _, b := range all {
+			want := a.Dice(b) >= 0.9
+			if got := diceAtLeast90(a, b); got != want {
+				t.Fatalf("diceAtLeast90(%v, %v) = %v, Dice says %v", a, b, got, want)
+			}
+			if want {
+				accepted++
+			} else {
+				rejected++
+			}
+		}
+	}
+	if accepted == 0 || rejected == 0 {
+		t.Fatalf("the sets never test both answers: %d accepted, %d rejected", accepted, rejected)
+	}
 }

@@ -542,7 +542,7 @@ func contradictionMark(p diff.Point, idx int, f *docFacts, sets []words.Set) mar
 		}
 		theirs := sets[j]
 		for _, o := range own {
-			if theirs.Dice(sets[o]) >= 0.9 || strings.EqualFold(strings.TrimSpace(e.Quote), strings.TrimSpace(p.Evidence[o].Quote)) {
+			if diceAtLeast90(theirs, sets[o]) || strings.EqualFold(strings.TrimSpace(e.Quote), strings.TrimSpace(p.Evidence[o].Quote)) {
 				agree = append(agree, e.Variant)
 				break
 			}
@@ -695,3 +695,16 @@ func labelValue(s string) (string, bool) {
 // hasFields reports whether len(strings.Fields(s)) >= n, without
 // building the fields.
 func hasFields(s string, n int) bool { return words.CountFields(s, n) >= n }
+
+// diceAtLeast90 is a.Dice(b) >= 0.9 without the intersection when the
+// sizes alone rule it out: the intersection is at most the smaller set,
+// so 2·min/(|a|+|b|) < 0.9 bounds the overlap below 0.9 (in integers,
+// 20·min < 9·(|a|+|b|); the distance from 0.9 of a ratio of set sizes is
+// far above float64 rounding). Most statements a contradiction cites
+// differ in length enough.
+func diceAtLeast90(a, b words.Set) bool {
+	if 20*min(len(a), len(b)) < 9*(len(a)+len(b)) {
+		return false
+	}
+	return a.Dice(b) >= 0.9
+}
