@@ -265,3 +265,11 @@ func TestDiceAtLeast90(t *testing.T) {
 		t.Fatalf("the sets never test both answers: %d accepted, %d rejected", accepted, rejected)
 	}
 }
+
+func TestTrimOpeners(t *testing.T) {
+	for _, w := range []string{"", "(", "([\"'x", "'quoted'", "[a]", "plain", "x(", "\"\"(", "(é", "\u00a0(x"} {
+		if got, want := trimOpeners(w), strings.TrimLeft(w, "([\"'"); got != want {
+			t.Errorf("trimOpeners(%q) = %q, strings.TrimLeft gives %q", w, got, want)
+		}
+	}
+}

@@ -666,7 +666,7 @@ func isStatement(text string) bool {
 				continue
 			}
 			vals++
-			first, _ := utf8.DecodeRuneInString(strings.TrimLeft(w, "([\"'"))
+			first, _ := utf8.DecodeRuneInString(trimOpeners(w))
 			prose = prose || unicode.IsLower(first)
 		}
 		if vals <= 3 || vals <= 6 && !prose {
@@ -707,4 +707,13 @@ func diceAtLeast90(a, b words.Set) bool {
 		return false
 	}
 	return a.Dice(b) >= 0.9
+}
+
+// trimOpeners is strings.TrimLeft(w, "([\"'") without building the
+// cutset's table for each word.
+func trimOpeners(w string) string {
+	for w != "" && (w[0] == '(' || w[0] == '[' || w[0] == '"' || w[0] == '\'') {
+		w = w[1:]
+	}
+	return w
 }
