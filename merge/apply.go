@@ -4,10 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/crucible-go/crucible/diff"
 	"github.com/crucible-go/crucible/internal/refs"
@@ -30,6 +33,21 @@ type run struct {
 	// sources holds the parsed source text of each change, parsed once
 	// when the plan is validated.
 	sources map[string]*diff.Document
+	// ahead holds, by change number, the source subtrees prepared in the
+	// background (see prepareAhead); nil entries are prepared in place.
+	ahead []*preparedSource
+}
+
+// preparedSource is prepareSource's answer for a change, computed ahead
+// for the placement the change would get in the base's tree.
+type preparedSource struct {
+	level   int
+	to, sep string
+	done    chan struct{}
+	ran     bool // false: not computed (the merge was cancelled first)
+	root    *node
+	from    int
+	err     error
 }
 
 // execute applies the plan in order and assembles the result. It is the
@@ -51,6 +69,9 @@ func execute(ctx context.Context, cfg *config, in Input, executor string, model 
 			_, _ = cfg.scanner.Scan(ctx, []*diff.Document{in.Base})
 		}()
 		defer func() { <-scanned }()
+	}
+	if model == nil {
+		defer r.prepareAhead(ctx)()
 	}
 	var failure *ExecutorError
 	for _, c := range in.Plan.Changes {
@@ -204,7 +225,7 @@ func (r *run) applySection(c Change, target *node, res ChangeResult) (ChangeResu
 	}
 
 	level, to, sep, parent := r.placement(c, target)
-	root, from, err := prepareSource(c, r.sources[c.Source.Text], level, to, sep)
+	root, from, err := r.prepared(c, level, to, sep)
 	if err != nil {
 		return fail(ErrBadSource, "%v", err)
 	}
@@ -368,6 +389,79 @@ func (r *run) discard(n *node, change int) {
 			}
 		})
 	}
+}
+
+// prepareAhead starts preparing each change's source subtree in the
+// background (prepareSource, a re-parse of the re-levelled text: most of
+// what applying a change costs), for the placement the change would get
+// in the base's tree as it is now, a few changes at a time, in plan
+// order. The changes are applied one after another on the caller's
+// goroutine; each takes its subtree from here when its placement turned
+// out as predicted (prepareSource depends on nothing else), else prepares
+// its own. The returned function waits for the background work.
+func (r *run) prepareAhead(ctx context.Context) (wait func()) {
+	r.ahead = make([]*preparedSource, len(r.in.Plan.Changes)+1)
+	type job struct {
+		c Change
+		p *preparedSource
+	}
+	var todo []job // read by the background only: r.ahead's entries are taken as they are used
+	for _, c := range r.in.Plan.Changes {
+		if c.Approach == Restructure || c.Number < 1 || c.Number >= len(r.ahead) {
+			continue
+		}
+		var target *node
+		if !c.Target.IsZero() {
+			k, ok := locate(r.in.Base, c.Target)
+			if !ok || r.tree.byOrigin[k] == nil {
+				continue
+			}
+			target = r.tree.byOrigin[k]
+		} else if c.Approach != Append {
+			continue
+		}
+		level, to, sep, _ := r.placement(c, target)
+		p := &preparedSource{level: level, to: to, sep: sep, done: make(chan struct{})}
+		r.ahead[c.Number] = p
+		todo = append(todo, job{c, p})
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		var g errgroup.Group
+		g.SetLimit(runtime.GOMAXPROCS(0))
+		for _, j := range todo {
+			c, p := j.c, j.p
+			doc := r.sources[c.Source.Text]
+			g.Go(func() error {
+				defer close(p.done)
+				if ctx.Err() == nil {
+					p.root, p.from, p.err = prepareSource(c, doc, p.level, p.to, p.sep)
+					p.ran = true
+				}
+				return nil
+			})
+		}
+		_ = g.Wait()
+	}()
+	return func() { <-done }
+}
+
+// prepared returns prepareSource(c, …, level, to, sep): the subtree
+// prepared ahead when it was prepared for that placement, else a new one.
+func (r *run) prepared(c Change, level int, to, sep string) (*node, int, error) {
+	if c.Number >= 1 && c.Number < len(r.ahead) {
+		if p := r.ahead[c.Number]; p != nil {
+			r.ahead[c.Number] = nil // a subtree is spliced once
+			if p.level == level && p.to == to && p.sep == sep {
+				<-p.done
+				if p.ran {
+					return p.root, p.from, p.err
+				}
+			}
+		}
+	}
+	return prepareSource(c, r.sources[c.Source.Text], level, to, sep)
 }
 
 // prepareSource turns a change's source text into the subtree to splice:
