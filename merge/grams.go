@@ -37,7 +37,40 @@ func newGramSet(text string) gramSet {
 }
 
 func (g gramSet) hash(v uint32) uint32 {
-	return (v * 0x9E3779B1) >> g.shift
+	return (v * gramMul) >> g.shift
+}
+
+// gramMul is the multiplier of the hash: a run's product with it, shifted
+// by a set's shift, is its bit there.
+const gramMul = 0x9E3779B1
+
+// gramProducts appends to buf the products of needle's runs with gramMul:
+// every set's hashes of needle, before the shift. resolveConflicts tests
+// one losing value against each change of its variant; the products are
+// computed once for all of them.
+func gramProducts(buf []uint32, needle string) []uint32 {
+	var v uint32
+	for i := 0; i < len(needle); i++ {
+		v = v<<8 | uint32(needle[i])
+		if i >= gramLen-1 {
+			buf = append(buf, v*gramMul)
+		}
+	}
+	return buf
+}
+
+// mayContainProducts is mayContain(needle), given gramProducts(needle).
+func (g gramSet) mayContainProducts(needle string, products []uint32) bool {
+	if len(needle) < gramLen || g.bits == nil {
+		return true
+	}
+	for _, p := range products {
+		h := p >> g.shift
+		if g.bits[h>>6]&(1<<(h&63)) == 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // mayContain is false only when text cannot contain needle: some run of
@@ -68,7 +101,12 @@ func (g gramSet) mayContain(needle string) bool {
 // lose.Text or — for a value naming a number, outside its quote — the
 // value itself.
 func (g gramSet) mayStateLoser(lose ConflictValue) bool {
-	if lose.Text != "" && g.mayContain(lose.Text) {
+	return g.mayStateLoserProducts(lose, gramProducts(nil, lose.Text))
+}
+
+// mayStateLoserProducts is mayStateLoser, given gramProducts(lose.Text).
+func (g gramSet) mayStateLoserProducts(lose ConflictValue, text []uint32) bool {
+	if lose.Text != "" && g.mayContainProducts(lose.Text, text) {
 		return true
 	}
 	if lose.Text != "" && lose.Value == lose.Text {

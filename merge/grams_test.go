@@ -76,3 +76,20 @@ func FuzzGramSet(f *testing.F) {
 		}
 	})
 }
+
+// TestMayContainProducts: the products computed once answer as
+// mayContain does, for needles in the text and out of it.
+func TestMayContainProducts(t *testing.T) {
+	text := "The drift threshold is 0.6; alert when it exceeds 64 KiB.\n| a | b |\n"
+	for _, g := range []gramSet{newGramSet(text), newGramSet(strings.Repeat(text, 40)), {}} {
+		needles := []string{"", "The", "The drift threshold is 0.8", "rollback window", "128 MiB", "CONFIRMED", "| c | d |"}
+		for i := 0; i+8 <= len(text); i += 3 {
+			needles = append(needles, text[i:i+8], text[i:])
+		}
+		for _, n := range needles {
+			if got, want := g.mayContainProducts(n, gramProducts(nil, n)), g.mayContain(n); got != want {
+				t.Errorf("mayContainProducts(%q) = %v, mayContain says %v", n, got, want)
+			}
+		}
+	}
+}

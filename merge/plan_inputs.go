@@ -179,6 +179,7 @@ func resolveConflicts(in PlanInput, changes []Change) ([]Rejection, []Amendment)
 	var out []Rejection
 	var amendments []Amendment
 	grams := make([]gramSet, len(changes)) // built when first needed, dropped when the text changes
+	var products []uint32                  // a losing value's gram products (gramProducts), reused
 	byVariant := map[string][]int{}        // the changes from each variant, in plan order
 	for i := range changes {
 		label := changes[i].Source.Variant.Label
@@ -207,12 +208,13 @@ func resolveConflicts(in PlanInput, changes []Change) ([]Rejection, []Amendment)
 			if by == "" && movesRationale(lose, said) {
 				by = said.Variant // the winner's row: its rationale comes along
 			}
+			products = gramProducts(products[:0], lose.Text) // for every change below
 			for _, i := range byVariant[lose.Variant] {
 				c := &changes[i]
 				if grams[i].bits == nil {
 					grams[i] = newGramSet(c.Source.Text)
 				}
-				if !grams[i].mayStateLoser(lose) {
+				if !grams[i].mayStateLoserProducts(lose, products) {
 					continue
 				}
 				if text, ok := stateWinner(c.Source.Text, lose, said); ok {
