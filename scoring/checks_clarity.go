@@ -1,6 +1,7 @@
 package scoring
 
 import (
+	"bytes"
 	"fmt"
 	"regexp"
 	"strings"
@@ -85,7 +86,7 @@ func checkPurpose(w *view) result {
 	var leads []line
 	for _, i := range w.contentTop() {
 		s := w.d.Sections[i]
-		if reAuxiliary.MatchString(s.Title) {
+		if isAuxiliaryTitle(s.Title) {
 			continue
 		}
 		body := w.d.BlocksIn(s.Body())
@@ -102,6 +103,39 @@ func checkPurpose(w *view) result {
 }
 
 var reAuxiliary = regexp.MustCompile(`(?i)contents|glossary|appendi|references|bibliography|index|changelog|revision history`)
+
+// auxiliaryWords are reAuxiliary's alternatives.
+var auxiliaryWords = []string{"contents", "glossary", "appendi", "references", "bibliography", "index", "changelog", "revision history"}
+
+// isAuxiliaryTitle is reAuxiliary.MatchString(title). An ASCII title of
+// up to 128 bytes is lowered into a buffer on the stack and searched for
+// each alternative: for ASCII text the pattern's case folding is ASCII
+// lowering (it folds k and s with non-ASCII letters too, so any other
+// title goes to the pattern). FuzzIsAuxiliaryTitle keeps the pattern as
+// the oracle.
+func isAuxiliaryTitle(title string) bool {
+	var buf [128]byte
+	if len(title) > len(buf) {
+		return reAuxiliary.MatchString(title)
+	}
+	for i := 0; i < len(title); i++ {
+		c := title[i]
+		if c >= 0x80 {
+			return reAuxiliary.MatchString(title)
+		}
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		buf[i] = c
+	}
+	lower := buf[:len(title)]
+	for _, w := range auxiliaryWords {
+		if bytes.Contains(lower, []byte(w)) {
+			return true
+		}
+	}
+	return false
+}
 
 // acronymDef is an acronym expanded in the text.
 type acronymDef struct {
