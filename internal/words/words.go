@@ -335,32 +335,51 @@ func OneLine(s string) string {
 
 // isOneLine reports whether OneLine leaves s as it is: no white space
 // but single spaces between words.
+//
+// Renderers pass every cell through OneLine, so the common byte (ASCII,
+// not a space) is skipped by one table load in a tight loop; spaces,
+// other ASCII white space and multi-byte runes take the slow branch.
 func isOneLine(s string) bool {
-	prevSpace := true // at the start, a space would be leading
+	if s == "" {
+		return true
+	}
+	if s[0] == ' ' || s[len(s)-1] == ' ' {
+		return false
+	}
 	for i := 0; i < len(s); i++ {
 		c := s[i]
+		if oneLineByte[c] == 0 {
+			continue
+		}
 		switch {
 		case c == ' ':
-			if prevSpace {
+			if s[i+1] == ' ' { // s does not end with a space: i+1 < len(s)
 				return false
 			}
-			prevSpace = true
 		case c < utf8.RuneSelf:
-			if c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r' {
-				return false
-			}
-			prevSpace = false
+			return false // '\t', '\n', '\v', '\f', '\r'
 		default:
 			r, size := utf8.DecodeRuneInString(s[i:])
 			if unicode.IsSpace(r) {
 				return false
 			}
-			prevSpace = false
 			i += size - 1
 		}
 	}
-	return !prevSpace || s == ""
+	return true
 }
+
+// oneLineByte marks the bytes isOneLine must look at: the space, the
+// other ASCII white space, and the bytes of multi-byte runes.
+var oneLineByte = func() (t [256]uint8) {
+	for _, c := range " \t\n\v\f\r" {
+		t[c] = 1
+	}
+	for c := utf8.RuneSelf; c < 256; c++ {
+		t[c] = 1
+	}
+	return t
+}()
 
 func isSpace(r rune) bool {
 	if r < utf8.RuneSelf {
