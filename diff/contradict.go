@@ -517,8 +517,11 @@ func groupClustersByMap(ids []int) [][]int {
 
 func detectOpposing(in DetectInput) []Contradiction {
 	place := newTopicIndex(in)
-	var refs []*Claim
-	var items []keyed
+	n := 0 // at most every claim: sized once rather than grown by doubling
+	for v := range in.Claims {
+		n += len(in.Claims[v])
+	}
+	refs, items := make([]*Claim, 0, n), make([]keyed, 0, n)
 	for v := range in.Claims {
 		where, whereOf := "", -2 // the place of section whereOf: claims come section by section
 		for ci := range in.Claims[v] {

@@ -500,6 +500,7 @@ func numericContradiction(rs []qref) (Contradiction, bool) {
 	q0 := rs[0].q
 	c := Contradiction{Kind: kind, Subject: subjectLabel(rs[0]), Key: q0.Dim + ":" + rs[0].subjectText()}
 	var vals []string
+	c.Claims = make([]Claim, 0, len(rs)) // a Claim is large: grown by doubling, most of it was copies
 	for _, r := range rs {
 		c.Claims = append(c.Claims, *r.claim)
 		if !slices.Contains(vals, r.q.Text) {
