@@ -349,12 +349,7 @@ func Analyze(ctx context.Context, docs []*Document, opts ...Option) (*Analysis, 
 	if err != nil {
 		return nil, err
 	}
-	var points []Point
-	points = append(points, structuralPoints(docs)...)
-	points = append(points, contentPoints(docs, topics, contradictions)...)
-	points = append(points, differencePoints(docs, unconfirmed)...)
-	points = append(points, contradictionPoints(docs, contradictions)...)
-	points = append(points, uniquePoints(docs, topics, cfg.source)...)
+	points := collectPoints(docs, topics, contradictions, unconfirmed, cfg.source)
 	a.Topics = in.Topics
 
 	a.Similarity = similarity(differences(points), comparedTopics(docs, topics))
@@ -369,6 +364,37 @@ func Analyze(ctx context.Context, docs []*Document, opts ...Option) (*Analysis, 
 	}
 	cfg.logger.DebugContext(ctx, "diff analysis", "variants", len(docs), "points", len(a.Points), "identical", a.Similarity.Identical)
 	return a, nil
+}
+
+// collectPoints gathers the points of every category, in their fixed
+// order: structural, content, differences, contradictions, unique. The
+// content comparison spreads its topics over the CPUs; the other four
+// only read the documents and the findings, and run beside it (at most
+// one goroutine per CPU) instead of after it on one CPU while the others
+// idle. Each kind's points are computed as before and joined in the same
+// order: the analysis is the same.
+func collectPoints(docs []*Document, topics []topic, contradictions []Contradiction, unconfirmed []Difference, source *Document) []Point {
+	var structural, diffs, contra, unique []Point
+	var g errgroup.Group
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	g.Go(func() error { structural = structuralPoints(docs); return nil })
+	g.Go(func() error {
+		diffs = differencePoints(docs, unconfirmed)
+		contra = contradictionPoints(docs, contradictions)
+		return nil
+	})
+	g.Go(func() error { unique = uniquePoints(docs, topics, source); return nil })
+	content := contentPoints(docs, topics, contradictions)
+	_ = g.Wait() // the points cannot fail
+	var points []Point // nil when there are none, as before
+	if n := len(structural) + len(content) + len(diffs) + len(contra) + len(unique); n > 0 {
+		points = make([]Point, 0, n)
+	}
+	points = append(points, structural...)
+	points = append(points, content...)
+	points = append(points, diffs...)
+	points = append(points, contra...)
+	return append(points, unique...)
 }
 
 // warmDocuments computes, in the background and at most one goroutine
