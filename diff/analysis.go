@@ -190,13 +190,32 @@ type Analysis struct {
 
 // ByCategory returns the points of one category, in id order.
 func (a *Analysis) ByCategory(c Category) []Point {
-	var out []Point
+	n := 0 // counted first: a Point is large, and growing by doubling copied most of them several times
+	for i := range a.Points {
+		if a.Points[i].Category == c {
+			n++
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	out := make([]Point, 0, n)
 	for _, p := range a.Points {
 		if p.Category == c {
 			out = append(out, p)
 		}
 	}
 	return out
+}
+
+// hasCategory reports whether len(a.ByCategory(c)) > 0, without the copy.
+func (a *Analysis) hasCategory(c Category) bool {
+	for i := range a.Points {
+		if a.Points[i].Category == c {
+			return true
+		}
+	}
+	return false
 }
 
 // Point returns the point with the given id.
@@ -358,7 +377,7 @@ func Analyze(ctx context.Context, docs []*Document, opts ...Option) (*Analysis, 
 	}
 	a.Points = numberPoints(points)
 	for _, c := range []Category{CategoryStructural, CategoryContent, CategoryContradiction, CategoryUnique} {
-		if len(a.ByCategory(c)) == 0 {
+		if !a.hasCategory(c) {
 			a.Warnings = append(a.Warnings, fmt.Sprintf("No %s items found", categoryNoun(c)))
 		}
 	}
