@@ -404,7 +404,8 @@ func collectPoints(docs []*Document, topics []topic, contradictions []Contradict
 	})
 	g.Go(func() error { unique = uniquePoints(docs, topics, source); return nil })
 	content := contentPoints(docs, topics, contradictions)
-	_ = g.Wait()       // the points cannot fail
+	_ = g.Wait() // the points cannot fail
+
 	var points []Point // nil when there are none, as before
 	if n := len(structural) + len(content) + len(diffs) + len(contra) + len(unique); n > 0 {
 		points = make([]Point, 0, n)
