@@ -35,6 +35,18 @@ var vagueByFirst = func() map[string][]string {
 	return m
 }()
 
+// vagueShapes marks the lengths and first bytes of the first words of
+// vaguePhrases: most words of a text have another shape, and skip the
+// map lookup (longer words are looked up).
+var vagueShapes = func() (t [24][256]bool) {
+	for first := range vagueByFirst {
+		if len(first) < len(t) {
+			t[len(first)][first[0]] = true
+		}
+	}
+	return t
+}()
+
 // standards are named standards whose mention is a citation.
 var standards = []string{"rfc", "iso", "iec", "nist", "owasp", "wcag", "pci", "soc2", "soc 2", "gdpr", "hipaa"}
 
@@ -88,6 +100,10 @@ func VagueMatchesLower(lower string) []string {
 		j := i
 		for j < len(lower) && !wordBoundary(lower, j) {
 			j++
+		}
+		if w := lower[i:j]; len(w) < len(vagueShapes) && !vagueShapes[len(w)][w[0]] {
+			i = j
+			continue // no phrase starts with a word of this length and first byte
 		}
 		for _, p := range vagueByFirst[lower[i:j]] {
 			if strings.HasPrefix(lower[i:], p) && wordBoundary(lower, i+len(p)) {

@@ -1,6 +1,7 @@
 package lexicon
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -145,5 +146,15 @@ func TestQualifiersByFirstHoldsEveryQualifier(t *testing.T) {
 	}
 	if n != len(qualifiers) {
 		t.Errorf("%d qualifiers filed, want %d", n, len(qualifiers))
+	}
+}
+
+// TestVagueMatchesFindsEveryPhrase: the shape filter in front of
+// vagueByFirst lets every phrase through.
+func TestVagueMatchesFindsEveryPhrase(t *testing.T) {
+	for _, p := range vaguePhrases {
+		if got := VagueMatchesLower("we say " + p + " here"); !slices.Contains(got, p) {
+			t.Errorf("VagueMatchesLower(%q) = %q, want it to hold %q", p, got, p)
+		}
 	}
 }
