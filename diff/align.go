@@ -347,13 +347,11 @@ func (al *aligner) assign(v, w int, structural bool, sc *alignScratch) []alignPa
 		}
 	}
 	slices.Sort(keys)
-	pairs := make([]alignPair, len(keys))
-	for i, key := range keys {
-		pairs[i] = alignPair{a: int(key >> 20 & (1<<20 - 1)), b: int(key & (1<<20 - 1)), score: keyScore(key >> 40)}
-	}
 	usedA, usedB := make([]bool, len(sv)), make([]bool, len(sw))
-	out := pairs[:0]
-	for _, p := range pairs {
+	// One to one: at most as many pairs as the smaller side has sections.
+	out := make([]alignPair, 0, min(len(keys), len(sv), len(sw)))
+	for _, key := range keys {
+		p := alignPair{a: int(key >> 20 & (1<<20 - 1)), b: int(key & (1<<20 - 1)), score: keyScore(key >> 40)}
 		if usedA[p.a] || usedB[p.b] {
 			continue
 		}

@@ -247,6 +247,12 @@ func sectionSeriesItem(d *Document, si int) string {
 // says 20 s, stated in five places, not five conflicts. The first
 // conflict's claims come first; the others' claims follow, each once.
 func mergeRepeated(cs []Contradiction) []Contradiction {
+	// The claims of each subject's conflicts, counted first: the merged
+	// list is sized once instead of growing a claim at a time.
+	claimsOf := make(map[string]int, len(cs))
+	for i := range cs {
+		claimsOf[cs[i].Key] += len(cs[i].Claims)
+	}
 	at := map[string]int{}
 	var out []Contradiction
 	places := map[string]int{}
@@ -258,6 +264,9 @@ func mergeRepeated(cs []Contradiction) []Contradiction {
 		i, ok := at[c.Key]
 		if !ok {
 			at[c.Key] = len(out)
+			if n := claimsOf[c.Key]; n > len(c.Claims) {
+				c.Claims = slices.Grow(c.Claims[:len(c.Claims):len(c.Claims)], n-len(c.Claims))
+			}
 			out = append(out, c)
 			continue
 		}
