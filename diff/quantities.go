@@ -22,19 +22,14 @@ var boundPhrases = []string{"no more than", "no less than", "fewer than", "maxim
 	"less than", "more than", "maximum", "minimum", "up to", "under", "below", "above", "within", "over", "max", "min",
 	"≤", "≥", "<=", ">=", "<", ">"}
 
-// scanQuantities finds every number in sent with what surrounds it, as
-// index pairs in the layout of regexp's FindAllStringSubmatchIndex:
-// [whole, bound, first number, second number (a range), "k", unit], -1
-// for parts that are absent.
+// appendQuantityMatches appends to out every number in sent with what
+// surrounds it, as index pairs in the layout of regexp's
+// FindAllStringSubmatchIndex: [whole, bound, first number, second number
+// (a range), "k", unit], -1 for parts that are absent. A caller with a
+// small array on its stack reads a sentence's few numbers without an
+// allocation.
 //
 // lower is strings.ToLower(sent), which the caller usually has already.
-func scanQuantities(sent, lower string) [][12]int {
-	return appendQuantityMatches(nil, sent, lower)
-}
-
-// appendQuantityMatches is scanQuantities appending to out: a caller
-// with a small array on its stack reads a sentence's few numbers without
-// an allocation.
 func appendQuantityMatches(out [][12]int, sent, lower string) [][12]int {
 	if len(lower) != len(sent) {
 		lower = sent // non-ASCII case changes would shift offsets; bounds still match lower-case text
@@ -350,7 +345,7 @@ func seriesItem(columnHeader, key string) string {
 	return ""
 }
 
-// parseQuantity turns one match of scanQuantities into a Quantity, without
+// parseQuantity turns one match of appendQuantityMatches into a Quantity, without
 // its subject. It reports false for numbers that are not quantities: parts
 // of identifiers (FR-001, v1.2, p99), labels ("Phase 2"), ordinals (95th),
 // years and bare numbers with no unit or counted noun.
