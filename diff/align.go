@@ -161,8 +161,13 @@ func (al *aligner) run() []topic {
 				next[v][w] = filled(len(docs[v].Sections), -1)
 			}
 		}
-		edges = edges[:0]
-		for k, pairs := range al.assignAll(pairsOf, round > 0) {
+		assigned := al.assignAll(pairsOf, round > 0)
+		total := 0
+		for _, pairs := range assigned {
+			total += len(pairs)
+		}
+		edges = slices.Grow(edges[:0], total)
+		for k, pairs := range assigned {
 			v, w := pairsOf[k][0], pairsOf[k][1]
 			for _, p := range pairs {
 				next[v][w][p.a], next[w][v][p.b] = p.b, p.a
@@ -310,9 +315,14 @@ func (al *aligner) assignAll(pairs [][2]int, structural bool) [][]alignPair {
 }
 
 // alignScratch is one worker's scratch for simAll: a dense array by term
-// id, zero between uses.
+// id, zero between uses; and buffers simAll and assign refill on every
+// call (the pairs to compute, their similarities, the sortable keys),
+// which the table and the result copy from.
 type alignScratch struct {
 	dense [][3]float64
+	todo  []uint64
+	sims  []alignSim
+	keys  []uint64
 }
 
 // assign matches sections of v to sections of w one to one: greedy by
@@ -323,7 +333,8 @@ func (al *aligner) assign(v, w int, structural bool, sc *alignScratch) []alignPa
 	// Each pair above the threshold as one sortable number: the score
 	// (descending) in the top 24 bits, then a and b, so that ties go in
 	// document order and sorting compares plain integers.
-	keys := make([]uint64, 0, len(cands))
+	keys := sc.keys[:0]
+	defer func() { sc.keys = keys[:0] }()
 	table := &al.sims[v][w] // holds every candidate, and maybe more
 	k := 0
 	for _, c := range cands {
@@ -336,13 +347,11 @@ func (al *aligner) assign(v, w int, structural bool, sc *alignScratch) []alignPa
 		}
 	}
 	slices.Sort(keys)
-	pairs := make([]alignPair, len(keys))
-	for i, key := range keys {
-		pairs[i] = alignPair{a: int(key >> 20 & (1<<20 - 1)), b: int(key & (1<<20 - 1)), score: keyScore(key >> 40)}
-	}
 	usedA, usedB := make([]bool, len(sv)), make([]bool, len(sw))
-	out := pairs[:0]
-	for _, p := range pairs {
+	// One to one: at most as many pairs as the smaller side has sections.
+	out := make([]alignPair, 0, min(len(keys), len(sv), len(sw)))
+	for _, key := range keys {
+		p := alignPair{a: int(key >> 20 & (1<<20 - 1)), b: int(key & (1<<20 - 1)), score: keyScore(key >> 40)}
 		if usedA[p.a] || usedB[p.b] {
 			continue
 		}
@@ -490,7 +499,8 @@ func (al *aligner) sim(v, a, w, b int) alignSim {
 // into sc's dense array, which its candidates' vectors look up.
 func (al *aligner) simAll(v, w int, cands []uint64, sc *alignScratch) {
 	t := &al.sims[v][w]
-	var todo []uint64
+	todo := sc.todo[:0]
+	defer func() { sc.todo = todo[:0] }()
 	for _, c := range cands {
 		if _, ok := t.find(c); !ok {
 			todo = append(todo, c)
@@ -514,7 +524,9 @@ func (al *aligner) simAll(v, w int, cands []uint64, sc *alignScratch) {
 			dense[i][2] = pick(on, x.sub.w[k])
 		}
 	}
-	sims := make([]alignSim, len(todo))
+	sims := slices.Grow(sc.sims[:0], len(todo))[:len(todo)]
+	clear(sims) // the loop below sums into them
+	sc.sims = sims[:0]
 	last := -1
 	for n, c := range todo {
 		a, b := int(c>>32), int(uint32(c))

@@ -190,13 +190,32 @@ type Analysis struct {
 
 // ByCategory returns the points of one category, in id order.
 func (a *Analysis) ByCategory(c Category) []Point {
-	var out []Point
+	n := 0 // counted first: a Point is large, and growing by doubling copied most of them several times
+	for i := range a.Points {
+		if a.Points[i].Category == c {
+			n++
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	out := make([]Point, 0, n)
 	for _, p := range a.Points {
 		if p.Category == c {
 			out = append(out, p)
 		}
 	}
 	return out
+}
+
+// hasCategory reports whether len(a.ByCategory(c)) > 0, without the copy.
+func (a *Analysis) hasCategory(c Category) bool {
+	for i := range a.Points {
+		if a.Points[i].Category == c {
+			return true
+		}
+	}
+	return false
 }
 
 // Point returns the point with the given id.
@@ -349,12 +368,7 @@ func Analyze(ctx context.Context, docs []*Document, opts ...Option) (*Analysis, 
 	if err != nil {
 		return nil, err
 	}
-	var points []Point
-	points = append(points, structuralPoints(docs)...)
-	points = append(points, contentPoints(docs, topics, contradictions)...)
-	points = append(points, differencePoints(docs, unconfirmed)...)
-	points = append(points, contradictionPoints(docs, contradictions)...)
-	points = append(points, uniquePoints(docs, topics, cfg.source)...)
+	points := collectPoints(docs, topics, contradictions, unconfirmed, cfg.source)
 	a.Topics = in.Topics
 
 	a.Similarity = similarity(differences(points), comparedTopics(docs, topics))
@@ -363,12 +377,44 @@ func Analyze(ctx context.Context, docs []*Document, opts ...Option) (*Analysis, 
 	}
 	a.Points = numberPoints(points)
 	for _, c := range []Category{CategoryStructural, CategoryContent, CategoryContradiction, CategoryUnique} {
-		if len(a.ByCategory(c)) == 0 {
+		if !a.hasCategory(c) {
 			a.Warnings = append(a.Warnings, fmt.Sprintf("No %s items found", categoryNoun(c)))
 		}
 	}
 	cfg.logger.DebugContext(ctx, "diff analysis", "variants", len(docs), "points", len(a.Points), "identical", a.Similarity.Identical)
 	return a, nil
+}
+
+// collectPoints gathers the points of every category, in their fixed
+// order: structural, content, differences, contradictions, unique. The
+// content comparison spreads its topics over the CPUs; the other four
+// only read the documents and the findings, and run beside it (at most
+// one goroutine per CPU) instead of after it on one CPU while the others
+// idle. Each kind's points are computed as before and joined in the same
+// order: the analysis is the same.
+func collectPoints(docs []*Document, topics []topic, contradictions []Contradiction, unconfirmed []Difference, source *Document) []Point {
+	var structural, diffs, contra, unique []Point
+	var g errgroup.Group
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	g.Go(func() error { structural = structuralPoints(docs); return nil })
+	g.Go(func() error {
+		diffs = differencePoints(docs, unconfirmed)
+		contra = contradictionPoints(docs, contradictions)
+		return nil
+	})
+	g.Go(func() error { unique = uniquePoints(docs, topics, source); return nil })
+	content := contentPoints(docs, topics, contradictions)
+	_ = g.Wait() // the points cannot fail
+
+	var points []Point // nil when there are none, as before
+	if n := len(structural) + len(content) + len(diffs) + len(contra) + len(unique); n > 0 {
+		points = make([]Point, 0, n)
+	}
+	points = append(points, structural...)
+	points = append(points, content...)
+	points = append(points, diffs...)
+	points = append(points, contra...)
+	return append(points, unique...)
 }
 
 // warmDocuments computes, in the background and at most one goroutine

@@ -124,7 +124,12 @@ func sharedClaimsWith(doc *Document, cache *claimCache) []Claim {
 
 func extractClaims(doc *Document, cache *claimCache) []Claim {
 	const variant = 0
-	out := make([]Claim, 0, len(doc.Blocks))
+	var hint *sizeHint
+	if cache != nil {
+		hint = &cache.size
+	}
+	out := make([]Claim, 0, max(len(doc.Blocks), hint.capFor(len(doc.Blocks))))
+	defer func() { hint.record(len(out), len(doc.Blocks)) }()
 	forEachSentence(doc, variant, func(sent, lower string, row *tableRow, at sentenceAt) {
 		var c Claim
 		var ok bool
@@ -150,8 +155,9 @@ func extractClaims(doc *Document, cache *claimCache) []Claim {
 // reader of claims only reads, as the copies ExtractClaims hands out
 // already do.
 type claimCache struct {
-	mu sync.Mutex
-	m  map[string]cachedClaim
+	mu   sync.Mutex
+	m    map[string]cachedClaim
+	size sizeHint // claims per block of the documents read so far
 }
 
 type cachedClaim struct {

@@ -268,16 +268,22 @@ func cluster(items []keyed, minDice float64) []int {
 	// uniq maps a set's hash to the first distinct set with it; sets
 	// whose hashes collide follow it through sameHash.
 	uniq := make(map[uint64]int, len(items))
-	var keys []keyed
-	var sameHash []int   // per key: the next key with its hash, or -1
-	var keyHash []uint64 // per key: its setHash, for its signatures
+	// A distinct set is kept as the index of its first item, its hash and
+	// the next key with the same hash (-1 for none): a small record, where
+	// a copy of the item and two parallel slices cost three times the
+	// memory.
+	type key struct {
+		hash       uint64
+		item, next int32
+	}
+	var keys []key
 	itemKey := make([]int, len(items))
 	for i, it := range items {
 		h := setHash(it)
 		u, last := -1, -1
 		if k, ok := uniq[h]; ok {
-			for ; k >= 0; k = sameHash[k] {
-				if keys[k].group == it.group && slices.Equal(keys[k].words, it.words) {
+			for ; k >= 0; k = int(keys[k].next) {
+				if first := &items[keys[k].item]; first.group == it.group && slices.Equal(first.words, it.words) {
 					u = k
 					break
 				}
@@ -287,16 +293,15 @@ func cluster(items []keyed, minDice float64) []int {
 		if u < 0 {
 			u = len(keys)
 			if last >= 0 {
-				sameHash[last] = u
+				keys[last].next = int32(u)
 			} else {
 				uniq[h] = u
 			}
-			keys = append(keys, it)
-			keyHash = append(keyHash, h)
-			sameHash = append(sameHash, -1)
+			keys = append(keys, key{hash: h, item: int32(i), next: -1})
 		}
 		itemKey[i] = u
 	}
+	keyOf := func(k int) *keyed { return &items[keys[k].item] }
 	parent := make([]int, len(keys))
 	for i := range parent {
 		parent[i] = i
@@ -312,16 +317,16 @@ func cluster(items []keyed, minDice float64) []int {
 	// has two or more, and growing the slice by doubling cost more than
 	// the signatures themselves.
 	size := 0
-	for _, k := range keys {
+	for k := range keys {
 		size++
-		if len(k.words) >= 2 {
-			size += len(k.words)
+		if n := len(keyOf(k).words); n >= 2 {
+			size += n
 		}
 	}
 	var sigs []uint64
 	bySig := make([]signed, 0, size)
 	for i, k := range keys {
-		sigs = dropOneFrom(keyHash[i], k, sigs[:0])
+		sigs = dropOneFrom(k.hash, *keyOf(i), sigs[:0])
 		for _, sig := range sigs {
 			bySig = append(bySig, signed{sig, i})
 		}
@@ -329,7 +334,7 @@ func cluster(items []keyed, minDice float64) []int {
 	sameSignature(bySig, func(members []signed) {
 		for x, i := range members {
 			for _, j := range members[x+1:] {
-				if find(i.item) != find(j.item) && keys[i.item].group == keys[j.item].group && dice(keys[i.item].words, keys[j.item].words) >= minDice {
+				if a, b := keyOf(i.item), keyOf(j.item); find(i.item) != find(j.item) && a.group == b.group && dice(a.words, b.words) >= minDice {
 					parent[find(j.item)] = find(i.item)
 				}
 			}
@@ -517,8 +522,11 @@ func groupClustersByMap(ids []int) [][]int {
 
 func detectOpposing(in DetectInput) []Contradiction {
 	place := newTopicIndex(in)
-	var refs []*Claim
-	var items []keyed
+	n := 0 // at most every claim: sized once rather than grown by doubling
+	for v := range in.Claims {
+		n += len(in.Claims[v])
+	}
+	refs, items := make([]*Claim, 0, n), make([]keyed, 0, n)
 	for v := range in.Claims {
 		where, whereOf := "", -2 // the place of section whereOf: claims come section by section
 		for ci := range in.Claims[v] {

@@ -39,7 +39,15 @@ func extractFields(doc *Document, fc *fieldCache) []Field {
 		items[si], named[si] = title, true
 		return title
 	}
+	var hint *sizeHint
+	if fc != nil {
+		hint = &fc.size
+	}
 	var out []Field
+	if n := hint.capFor(len(doc.Blocks)); n > 0 {
+		out = make([]Field, 0, n)
+	}
+	defer func() { hint.record(len(out), len(doc.Blocks)) }()
 	for bi := 0; bi < len(doc.Blocks); bi++ {
 		b := doc.Blocks[bi]
 		switch b.Kind {

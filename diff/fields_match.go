@@ -166,7 +166,8 @@ const fldCommonToken = 64
 
 // fldMatchItems clusters one field class's values by item: at most one
 // value per variant per cluster, each variant's items matched one-to-one
-// to the clusters so far, best matches first.
+// to the clusters so far, best matches first. It may reorder refs and set
+// their weak marks: the clusters are then stretches of refs.
 func fldMatchItems(refs []fldRef, n int, renumbered map[[2]int]bool) [][]fldRef {
 	// While matching, a cluster holds its members' indexes in refs, with
 	// whether each was matched weakly; the clusters of values are built
@@ -276,8 +277,28 @@ func fldMatchItems(refs []fldRef, n int, renumbered map[[2]int]bool) [][]fldRef 
 	for _, ms := range clusters {
 		total += len(ms)
 	}
-	all := make([]fldRef, 0, total)
 	out := make([][]fldRef, len(clusters))
+	if total == len(refs) {
+		// Every value is in a cluster: refs is put in the clusters' order
+		// in place, and the clusters are stretches of it. The caller's
+		// slice is the matcher's to reorder (see the doc comment); a copy
+		// of every value cost as much memory as the values.
+		order := make([]int32, 0, total)
+		for _, ms := range clusters {
+			for _, m := range ms {
+				refs[m.ref].weak = m.weak
+				order = append(order, int32(m.ref))
+			}
+		}
+		permute(refs, order)
+		start := 0
+		for c, ms := range clusters {
+			out[c] = refs[start : start+len(ms) : start+len(ms)]
+			start += len(ms)
+		}
+		return out
+	}
+	all := make([]fldRef, 0, total)
 	for c, ms := range clusters {
 		start := len(all)
 		for _, m := range ms {
@@ -288,6 +309,31 @@ func fldMatchItems(refs []fldRef, n int, renumbered map[[2]int]bool) [][]fldRef 
 		out[c] = all[start:len(all):len(all)]
 	}
 	return out
+}
+
+// permute rearranges refs in place so that refs[i] becomes what
+// refs[order[i]] was; order is a permutation of refs's indexes. Each
+// value moves once, following the cycles of order.
+func permute(refs []fldRef, order []int32) {
+	done := make([]bool, len(refs))
+	for start := range refs {
+		if done[start] || int(order[start]) == start {
+			done[start] = true
+			continue
+		}
+		tmp := refs[start]
+		cur := start
+		for {
+			done[cur] = true
+			src := int(order[cur])
+			if src == start {
+				refs[cur] = tmp
+				break
+			}
+			refs[cur] = refs[src]
+			cur = src
+		}
+	}
 }
 
 // fldDistinctShared is how many distinguishing words two titles must

@@ -247,6 +247,12 @@ func sectionSeriesItem(d *Document, si int) string {
 // says 20 s, stated in five places, not five conflicts. The first
 // conflict's claims come first; the others' claims follow, each once.
 func mergeRepeated(cs []Contradiction) []Contradiction {
+	// The claims of each subject's conflicts, counted first: the merged
+	// list is sized once instead of growing a claim at a time.
+	claimsOf := make(map[string]int, len(cs))
+	for i := range cs {
+		claimsOf[cs[i].Key] += len(cs[i].Claims)
+	}
 	at := map[string]int{}
 	var out []Contradiction
 	places := map[string]int{}
@@ -258,6 +264,9 @@ func mergeRepeated(cs []Contradiction) []Contradiction {
 		i, ok := at[c.Key]
 		if !ok {
 			at[c.Key] = len(out)
+			if n := claimsOf[c.Key]; n > len(c.Claims) {
+				c.Claims = slices.Grow(c.Claims[:len(c.Claims):len(c.Claims)], n-len(c.Claims))
+			}
 			out = append(out, c)
 			continue
 		}
@@ -500,6 +509,7 @@ func numericContradiction(rs []qref) (Contradiction, bool) {
 	q0 := rs[0].q
 	c := Contradiction{Kind: kind, Subject: subjectLabel(rs[0]), Key: q0.Dim + ":" + rs[0].subjectText()}
 	var vals []string
+	c.Claims = make([]Claim, 0, len(rs)) // a Claim is large: grown by doubling, most of it was copies
 	for _, r := range rs {
 		c.Claims = append(c.Claims, *r.claim)
 		if !slices.Contains(vals, r.q.Text) {

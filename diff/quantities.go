@@ -22,14 +22,15 @@ var boundPhrases = []string{"no more than", "no less than", "fewer than", "maxim
 	"less than", "more than", "maximum", "minimum", "up to", "under", "below", "above", "within", "over", "max", "min",
 	"≤", "≥", "<=", ">=", "<", ">"}
 
-// scanQuantities finds every number in sent with what surrounds it, as
-// index pairs in the layout of regexp's FindAllStringSubmatchIndex:
-// [whole, bound, first number, second number (a range), "k", unit], -1
-// for parts that are absent.
+// appendQuantityMatches appends to out every number in sent with what
+// surrounds it, as index pairs in the layout of regexp's
+// FindAllStringSubmatchIndex: [whole, bound, first number, second number
+// (a range), "k", unit], -1 for parts that are absent. A caller with a
+// small array on its stack reads a sentence's few numbers without an
+// allocation.
 //
 // lower is strings.ToLower(sent), which the caller usually has already.
-func scanQuantities(sent, lower string) [][12]int {
-	var out [][12]int // arrays, not a slice each: one allocation per sentence
+func appendQuantityMatches(out [][12]int, sent, lower string) [][12]int {
 	if len(lower) != len(sent) {
 		lower = sent // non-ASCII case changes would shift offsets; bounds still match lower-case text
 	}
@@ -196,7 +197,8 @@ func quantities(sent, lower string) []Quantity {
 	// An ASCII sentence's lower-cased text has its words at the same
 	// offsets: the subjects are read from it without lower-casing again.
 	ascii := len(lower) == len(sent) && isASCII(sent)
-	for _, m := range scanQuantities(sent, lower) {
+	var buf [4][12]int
+	for _, m := range appendQuantityMatches(buf[:0], sent, lower) {
 		q, start, end, ok := parseQuantity(sent, m[:])
 		if !ok {
 			continue
@@ -287,7 +289,8 @@ func tableQuantities(header, cells []string, headerWords *[][]string) []Quantity
 	}
 	var out []Quantity
 	for j := 1; j < len(cells) && j < len(header); j++ {
-		for _, m := range scanQuantities(cells[j], strings.ToLower(cells[j])) {
+		var buf [4][12]int
+		for _, m := range appendQuantityMatches(buf[:0], cells[j], strings.ToLower(cells[j])) {
 			q, _, _, ok := parseQuantity(cells[j], m[:])
 			if !ok {
 				continue
@@ -342,7 +345,7 @@ func seriesItem(columnHeader, key string) string {
 	return ""
 }
 
-// parseQuantity turns one match of scanQuantities into a Quantity, without
+// parseQuantity turns one match of appendQuantityMatches into a Quantity, without
 // its subject. It reports false for numbers that are not quantities: parts
 // of identifiers (FR-001, v1.2, p99), labels ("Phase 2"), ordinals (95th),
 // years and bare numbers with no unit or counted noun.

@@ -87,12 +87,12 @@ func ratingClauses(d *Document, fn func(c ratingClause)) {
 		return
 	}
 	blockLines(d, func(bi int, line string, n int) {
-		b := d.Blocks[bi]
-		if b.Kind == TableRow || !hasFold(line, " rated ") {
+		b := &d.Blocks[bi]
+		if b.Kind == TableRow {
 			return
 		}
-		t, ok := bySection[b.Section]
-		if !ok {
+		t, ok := bySection[b.Section] // first: most sections have no table to tally
+		if !ok || !hasFold(line, " rated ") {
 			return
 		}
 		given, own, ok := levelColumns(d, t)

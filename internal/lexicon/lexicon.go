@@ -35,6 +35,18 @@ var vagueByFirst = func() map[string][]string {
 	return m
 }()
 
+// vagueShapes marks the lengths and first bytes of the first words of
+// vaguePhrases: most words of a text have another shape, and skip the
+// map lookup (longer words are looked up).
+var vagueShapes = func() (t [24][256]bool) {
+	for first := range vagueByFirst {
+		if len(first) < len(t) {
+			t[len(first)][first[0]] = true
+		}
+	}
+	return t
+}()
+
 // standards are named standards whose mention is a citation.
 var standards = []string{"rfc", "iso", "iec", "nist", "owasp", "wcag", "pci", "soc2", "soc 2", "gdpr", "hipaa"}
 
@@ -88,6 +100,10 @@ func VagueMatchesLower(lower string) []string {
 		j := i
 		for j < len(lower) && !wordBoundary(lower, j) {
 			j++
+		}
+		if w := lower[i:j]; len(w) < len(vagueShapes) && !vagueShapes[len(w)][w[0]] {
+			i = j
+			continue // no phrase starts with a word of this length and first byte
 		}
 		for _, p := range vagueByFirst[lower[i:j]] {
 			if strings.HasPrefix(lower[i:], p) && wordBoundary(lower, i+len(p)) {
@@ -227,6 +243,28 @@ var qualifiers = []string{"at least ", "at most ", "no more than ", "no less tha
 var months = []string{"january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december",
 	"jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec"}
 
+// qualifiersByFirst files qualifiers by their first letter: every word
+// of a text passes wordIndicator, and trying each qualifier on it was
+// most of the time spent there.
+var qualifiersByFirst = func() (t [26][]string) {
+	for _, q := range qualifiers {
+		t[q[0]-'a'] = append(t[q[0]-'a'], q)
+	}
+	return t
+}()
+
+// isMonth reports whether w is one of months: a switch, which the
+// compiler turns into a search by length and bytes, for a loop of string
+// comparisons (TestIsMonthIsTheList keeps the two the same).
+func isMonth(w string) bool {
+	switch w {
+	case "january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december",
+		"jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec":
+		return true
+	}
+	return false
+}
+
 // wordIndicator checks the word lower[i:end] for an indicator that starts
 // with a word: a qualified quantity, a month and year, a quarter or half,
 // "zero <something>".
@@ -236,7 +274,9 @@ func wordIndicator(lower string, i, end int) (int, bool) {
 	default:
 		return 0, false // no qualifier, month, quarter, half or "zero" starts otherwise
 	}
-	for _, q := range qualifiers {
+	// The qualifiers that start with this word's letter: no two of them
+	// are prefixes of one text, so the first that matches is the one.
+	for _, q := range qualifiersByFirst[lower[i]-'a'] {
 		if strings.HasPrefix(lower[i:], q) {
 			k := skipSpaces(lower, i+len(q))
 			if k < len(lower) && isDigit(lower[k]) {
@@ -245,16 +285,14 @@ func wordIndicator(lower string, i, end int) (int, bool) {
 		}
 	}
 	w := lower[i:end]
-	for _, m := range months {
-		if w == m {
-			k := end
-			if k < len(lower) && lower[k] == '.' {
-				k++
-			}
-			k = skipSpaces(lower, k)
-			if digitsAt(lower, k, 4) && boundary(lower, k+4) {
-				return k + 4, true
-			}
+	if isMonth(w) {
+		k := end
+		if k < len(lower) && lower[k] == '.' {
+			k++
+		}
+		k = skipSpaces(lower, k)
+		if digitsAt(lower, k, 4) && boundary(lower, k+4) {
+			return k + 4, true
 		}
 	}
 	if (w == "q" || w == "h") && end+1 <= len(lower) && digitsAt(lower, end, 1) && boundary(lower, end+1) {

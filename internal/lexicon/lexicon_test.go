@@ -1,6 +1,7 @@
 package lexicon
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -118,4 +119,42 @@ func isASCII(s string) bool {
 		}
 	}
 	return true
+}
+
+func TestIsMonthIsTheList(t *testing.T) {
+	for _, m := range months {
+		if !isMonth(m) {
+			t.Errorf("isMonth(%q) = false", m)
+		}
+	}
+	for _, w := range []string{"", "ja", "janu", "mayo", "march.", "decembers", "q1", "zero", "Jan"} {
+		if isMonth(w) {
+			t.Errorf("isMonth(%q) = true", w)
+		}
+	}
+}
+
+func TestQualifiersByFirstHoldsEveryQualifier(t *testing.T) {
+	n := 0
+	for c, qs := range qualifiersByFirst {
+		for _, q := range qs {
+			n++
+			if int(q[0]-'a') != c {
+				t.Errorf("%q filed under %q", q, rune('a'+c))
+			}
+		}
+	}
+	if n != len(qualifiers) {
+		t.Errorf("%d qualifiers filed, want %d", n, len(qualifiers))
+	}
+}
+
+// TestVagueMatchesFindsEveryPhrase: the shape filter in front of
+// vagueByFirst lets every phrase through.
+func TestVagueMatchesFindsEveryPhrase(t *testing.T) {
+	for _, p := range vaguePhrases {
+		if got := VagueMatchesLower("we say " + p + " here"); !slices.Contains(got, p) {
+			t.Errorf("VagueMatchesLower(%q) = %q, want it to hold %q", p, got, p)
+		}
+	}
 }

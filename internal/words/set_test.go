@@ -1,6 +1,7 @@
 package words
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -19,6 +20,7 @@ func TestNewSetDeduped(t *testing.T) {
 		"1. the and 2.3 4",
 		"FR-001 fr-001 v1.2 V1.2 read/write don't DON'T",
 		"é É ünïcode ÜNÏCODE \xff\xfe",
+		"Don’t DON’T don’t—Risk → risks… the API’s x’ ’y z’’w",
 		strings.Repeat("Requirements and requirement; the caching layers cache. ", 100),
 		string(samplegen.Spec(1, 8<<10)),
 		string(samplegen.Spec(7, 64<<10)),
@@ -31,7 +33,8 @@ func TestNewSetDeduped(t *testing.T) {
 }
 
 func FuzzNewSetDeduped(f *testing.F) {
-	for _, s := range []string{"Error Handling", "Risks risk RISK", "3.2 Caching 3.2", "FR-001 fr-001", "\xff é É"} {
+	for _, s := range []string{"Error Handling", "Risks risk RISK", "3.2 Caching 3.2", "FR-001 fr-001", "\xff é É",
+		"Don’t DON’T don’t—Risk → risks…", "x’ ’y z’’w a’b’C", "Ⓐ ⓐ A—a"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -66,4 +69,15 @@ func BenchmarkNewSetDocument(b *testing.B) {
 			}
 		})
 	}
+}
+
+// TestNewSetASCIIDistinctWords fills newSetASCII's table past its first
+// size: every word distinct.
+func TestNewSetASCIIDistinctWords(t *testing.T) {
+	var b strings.Builder
+	for i := range 5000 {
+		fmt.Fprintf(&b, "W%dx Word%d ", i, i%7)
+	}
+	s := b.String()
+	assert.Equal(t, newSetPlain(s), newSetDeduped(s))
 }

@@ -237,6 +237,174 @@ func newSetPlain(s string) Set {
 // skipped before it is stemmed and sorted. The result is the same set,
 // since Stem depends on the word alone.
 func newSetDeduped(s string) Set {
+	if asciiWords(s) {
+		return newSetASCII(s)
+	}
+	return newSetDedupedMap(s)
+}
+
+// newSetASCII is newSetDeduped for text whose words are ASCII (see
+// [asciiWords]), which is most text: lower-casing it changes only the
+// letters A-Z and moves no word boundary, so s is tokenised as it is and
+// its words are told apart without case through a table of their
+// own (an open-addressed array of indexes, cheaper than a map of
+// strings); only the distinct words are lower-cased, into one string.
+// Lower-casing the whole text and a map lookup per word were most of the
+// cost of grouping variants by their words.
+func newSetASCII(s string) Set {
+	type span struct{ start, end int32 }
+	var distinct []span
+	size := 64
+	for size < len(s)/8 {
+		size <<= 1
+	}
+	table := make([]int32, size) // index+1 into distinct, 0 for empty
+	mask := uint64(size - 1)
+	lowLen := 0
+	forEachTokenSpan(s, func(i, j int) {
+		w := s[i:j]
+		h := foldHash(w)
+		for k := h & mask; ; k = (k + 1) & mask {
+			d := table[k]
+			if d == 0 {
+				distinct = append(distinct, span{int32(i), int32(j)})
+				table[k] = int32(len(distinct))
+				lowLen += j - i
+				if 2*len(distinct) > len(table) { // at most half full: probes stay short, and end
+					table = make([]int32, 2*len(table))
+					mask = uint64(len(table) - 1)
+					for x, sp := range distinct {
+						k := foldHash(s[sp.start:sp.end]) & mask
+						for table[k] != 0 {
+							k = (k + 1) & mask
+						}
+						table[k] = int32(x + 1)
+					}
+				}
+				return
+			}
+			if sp := distinct[d-1]; equalFoldASCII(s[sp.start:sp.end], w) {
+				return
+			}
+		}
+	})
+	// The distinct words, lower-cased, in one string.
+	buf := make([]byte, 0, lowLen)
+	for _, sp := range distinct {
+		for _, c := range []byte(s[sp.start:sp.end]) {
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			buf = append(buf, c)
+		}
+	}
+	low := string(buf)
+	set := make(Set, 0, len(distinct))
+	at := 0
+	for _, sp := range distinct {
+		n := int(sp.end - sp.start)
+		w := low[at : at+n]
+		at += n
+		if IsStopWord(w) || isNumbering(w) {
+			continue
+		}
+		set = append(set, Stem(w))
+	}
+	slices.Sort(set)
+	return slices.Compact(set)
+}
+
+// foldHash hashes an ASCII word without its case: FNV-1a over the
+// lower-cased bytes, with a final mix for the table's low bits.
+func foldHash(w string) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		h ^= uint64(c)
+		h *= 1099511628211
+	}
+	h ^= h >> 29
+	h *= 0xbf58476d1ce4e5b9
+	return h ^ h>>32
+}
+
+func isASCIIWordByte(c byte) bool { return c < utf8.RuneSelf && asciiWord[c] }
+
+// equalFoldASCII reports whether two ASCII words are equal without case.
+func equalFoldASCII(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := 0; i < len(a); i++ {
+		x, y := a[i], b[i]
+		if x == y {
+			continue
+		}
+		if 'A' <= x && x <= 'Z' {
+			x += 'a' - 'A'
+		}
+		if 'A' <= y && y <= 'Z' {
+			y += 'a' - 'A'
+		}
+		if x != y {
+			return false
+		}
+	}
+	return true
+}
+
+// asciiWords reports whether every rune of s outside ASCII is valid
+// UTF-8, neither a letter nor a digit, and its own lower case, '’'
+// excepted: such runes ('—', '→', '…') separate words and
+// strings.ToLower leaves them alone, so the words of s and of its
+// lower-cased form are the same ASCII words ('’' inside a word as a
+// joiner) at the same offsets.
+func asciiWords(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < utf8.RuneSelf {
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 || unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.ToLower(r) != r {
+			return false
+		}
+		i += size - 1
+	}
+	return true
+}
+
+// forEachTokenSpan is forEachToken for text of ASCII words (see
+// [asciiWords]), giving each token's start and end in s.
+func forEachTokenSpan(s string, fn func(i, j int)) {
+	start := -1 // start of the current token, or -1
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c < utf8.RuneSelf && asciiWord[c]:
+			if start < 0 {
+				start = i
+			}
+		case start >= 0 && (c == '-' || c == '_' || c == '.' || c == '/' || c == '\'') && i+1 < len(s) && isASCIIWordByte(s[i+1]):
+			// inner joiner: keep going
+		case start >= 0 && c == 0xe2 && strings.HasPrefix(s[i:], "’") && i+3 < len(s) && isASCIIWordByte(s[i+3]):
+			i += len("’") - 1 // the joiner '’': keep going
+		default:
+			if start >= 0 {
+				fn(start, i)
+				start = -1
+			}
+		}
+	}
+	if start >= 0 {
+		fn(start, len(s))
+	}
+}
+
+// newSetDedupedMap is newSetDeduped for any text.
+func newSetDedupedMap(s string) Set {
 	seen := make(map[string]struct{}, len(s)/32+1)
 	set := make(Set, 0, len(s)/32+1)
 	forEachToken(strings.ToLower(s), func(w string) {
@@ -335,32 +503,51 @@ func OneLine(s string) string {
 
 // isOneLine reports whether OneLine leaves s as it is: no white space
 // but single spaces between words.
+//
+// Renderers pass every cell through OneLine, so the common byte (ASCII,
+// not a space) is skipped by one table load in a tight loop; spaces,
+// other ASCII white space and multi-byte runes take the slow branch.
 func isOneLine(s string) bool {
-	prevSpace := true // at the start, a space would be leading
+	if s == "" {
+		return true
+	}
+	if s[0] == ' ' || s[len(s)-1] == ' ' {
+		return false
+	}
 	for i := 0; i < len(s); i++ {
 		c := s[i]
+		if oneLineByte[c] == 0 {
+			continue
+		}
 		switch {
 		case c == ' ':
-			if prevSpace {
+			if s[i+1] == ' ' { // s does not end with a space: i+1 < len(s)
 				return false
 			}
-			prevSpace = true
 		case c < utf8.RuneSelf:
-			if c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r' {
-				return false
-			}
-			prevSpace = false
+			return false // '\t', '\n', '\v', '\f', '\r'
 		default:
 			r, size := utf8.DecodeRuneInString(s[i:])
 			if unicode.IsSpace(r) {
 				return false
 			}
-			prevSpace = false
 			i += size - 1
 		}
 	}
-	return !prevSpace || s == ""
+	return true
 }
+
+// oneLineByte marks the bytes isOneLine must look at: the space, the
+// other ASCII white space, and the bytes of multi-byte runes.
+var oneLineByte = func() (t [256]uint8) {
+	for _, c := range " \t\n\v\f\r" {
+		t[c] = 1
+	}
+	for c := utf8.RuneSelf; c < 256; c++ {
+		t[c] = 1
+	}
+	return t
+}()
 
 func isSpace(r rune) bool {
 	if r < utf8.RuneSelf {
