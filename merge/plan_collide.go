@@ -40,7 +40,8 @@ func settleCollisions(in PlanInput, changes []Change) ([]Change, []Rejection) {
 	var dropped []Rejection
 	x := newKeptIndex(in)
 	for _, c := range changes {
-		if by, ok := x.containedIn(c, kept); ok {
+		d, si := x.source(c) // located once: the index and the containment test both need it
+		if by, ok := x.containedIn(c, d, si, kept); ok {
 			dropped = append(dropped, Rejection{
 				Point: pointOrDash(c.Rationale.Point), Topic: c.Title,
 				NonBase: fmt.Sprintf("%s, %s", c.Source.Variant, c.Source.Section),
@@ -73,7 +74,7 @@ func settleCollisions(in PlanInput, changes []Change) ([]Change, []Rejection) {
 			}
 		}
 		c.Number = len(kept) + 1
-		x.add(c, len(kept))
+		x.add(c, si, len(kept))
 		kept = append(kept, c)
 	}
 	leaveSubsections(in, kept, rewritten)
@@ -126,9 +127,9 @@ func (x *keptIndex) source(c Change) (*diff.Document, int) {
 	return v.Doc, si
 }
 
-// add records kept change c at index i.
-func (x *keptIndex) add(c Change, i int) {
-	if _, si := x.source(c); si >= 0 {
+// add records kept change c, from section si of its variant, at index i.
+func (x *keptIndex) add(c Change, si, i int) {
+	if si >= 0 {
 		k := sourceKey{c.Source.Variant.Label, si}
 		x.bySource[k] = append(x.bySource[k], i)
 	}
@@ -146,8 +147,9 @@ func (x *keptIndex) add(c Change, i int) {
 // outline and whose text holds c's. The outline decides, not the section
 // numbers: a heading's own number ("Section 2: Audit") need not prefix
 // its subsections' outline numbers ("3.1").
-func (x *keptIndex) containedIn(c Change, kept []Change) (int, bool) {
-	d, si := x.source(c)
+//
+// d and si are c's variant and source section, as source gives them.
+func (x *keptIndex) containedIn(c Change, d *diff.Document, si int, kept []Change) (int, bool) {
 	if si < 0 {
 		return 0, false
 	}

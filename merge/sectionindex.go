@@ -21,6 +21,21 @@ type sectionIndex struct {
 	fullNumber, strippedNumber firstOf // title + number → first section
 	explicit, outline          map[string]int
 	children                   map[childKey]int // the first child of each title under each parent
+	// norms holds each of the document's own titles normalised, with and
+	// without its number: most lookups ask for a title the document has,
+	// and need not normalise it again.
+	norms map[string]normedTitle
+}
+
+type normedTitle struct{ full, stripped string }
+
+// normalised returns title normalised with and without its number (see
+// normTitle), from the document's own titles when it is one of them.
+func (x *sectionIndex) normalised(title string) (full, stripped string) {
+	if n, ok := x.norms[title]; ok {
+		return n.full, n.stripped
+	}
+	return normTitle(title), normTitle(refs.StripNumber(title))
 }
 
 // titleOverlap groups a document's sections by the word set of their title,
@@ -144,6 +159,7 @@ func newSectionIndex(d *diff.Document) *sectionIndex {
 		fullFirst: make(firstOf, n), strippedFirst: make(firstOf, n),
 		fullNumber: make(firstOf, n), strippedNumber: make(firstOf, n),
 		explicit: map[string]int{}, outline: make(map[string]int, n), children: make(map[childKey]int, n),
+		norms: make(map[string]normedTitle, n),
 	}
 	stripped := make([]string, n)
 	for i, s := range d.Sections {
@@ -169,6 +185,7 @@ func newSectionIndex(d *diff.Document) *sectionIndex {
 			number = explicit
 		}
 		x.outline[s.Number] = i
+		x.norms[s.Title] = normedTitle{full, stripped[i]}
 		x.fullFirst[[2]string{full, ""}] = i
 		x.strippedFirst[[2]string{stripped[i], ""}] = i
 		for _, num := range [2]string{number, s.Number} {

@@ -80,8 +80,7 @@ func locate(d *diff.Document, r SectionRef) (int, bool) {
 		}
 		return -1, false
 	}
-	want := normTitle(refs.StripNumber(r.Title))
-	full := normTitle(r.Title)
+	full, want := x.normalised(r.Title)
 	// The title matches exactly: the first such section whose number
 	// matches too, else the first such section.
 	if r.Number != "" {
