@@ -159,7 +159,6 @@ func BenchmarkPrepare(b *testing.B) {
 // analysis is not timed), so that growth faster than the documents shows:
 // "x2" is the CPU time's growth per doubling of n (target ≤ 2.5).
 func BenchmarkPrepareScale(b *testing.B) {
-	ctx := context.Background()
 	sizes := []int{5000, 10000, 20000}
 	cpu := map[int]float64{}
 	for k, n := range sizes {
@@ -167,14 +166,7 @@ func BenchmarkPrepareScale(b *testing.B) {
 			var spent time.Duration
 			for b.Loop() {
 				b.StopTimer()
-				in := analysedInput(b, "big%d.md", samplegen.Sections(1, n), samplegen.Sections(2, n))
-				b.StartTimer()
-				c0, _ := cputime.Now()
-				if err := New().Prepare(ctx, in); err != nil {
-					b.Fatal(err)
-				}
-				c1, _ := cputime.Now()
-				spent += c1 - c0
+				spent += prepareCPU(b, analysedInput(b, "big%d.md", samplegen.Sections(1, n), samplegen.Sections(2, n)))
 			}
 			ms := float64(spent.Microseconds()) / 1000 / float64(b.N)
 			cpu[n] = ms
@@ -206,7 +198,6 @@ func reparse(b *testing.B, srcs [][]byte, in *Input) {
 // not timed, and their garbage is collected before Prepare starts;
 // "cpu-ms" is the CPU time of Prepare alone.
 func BenchmarkPrepareAnalysed(b *testing.B) {
-	ctx := context.Background()
 	var srcs [][]byte
 	for i := range 10 {
 		srcs = append(srcs, samplegen.Spec(uint64(i+1), 100<<10))
@@ -217,13 +208,7 @@ func BenchmarkPrepareAnalysed(b *testing.B) {
 		b.StopTimer()
 		in := analysedInput(b, "v%d.md", srcs...)
 		runtime.GC() // the analysis's garbage is not Prepare's
-		b.StartTimer()
-		c0, _ := cputime.Now()
-		if err := New().Prepare(ctx, in); err != nil {
-			b.Fatal(err)
-		}
-		c1, _ := cputime.Now()
-		spent += c1 - c0
+		spent += prepareCPU(b, in)
 	}
 	b.ReportMetric(float64(spent.Microseconds())/1000/float64(b.N), "cpu-ms")
 }
@@ -249,4 +234,17 @@ func analysedInput(b *testing.B, name string, srcs ...[]byte) Input {
 	}
 	in.Analysis = a
 	return in
+}
+
+// prepareCPU starts the timer (stopped while the input was built) and
+// returns the CPU time of Prepare on in.
+func prepareCPU(b *testing.B, in Input) time.Duration {
+	b.Helper()
+	b.StartTimer()
+	c0, _ := cputime.Now()
+	if err := New().Prepare(context.Background(), in); err != nil {
+		b.Fatal(err)
+	}
+	c1, _ := cputime.Now()
+	return c1 - c0
 }

@@ -91,18 +91,9 @@ var metadataLineInputs = []string{
 // TestIsMetadataLine checks the scanner against the pattern it stands in
 // for.
 func TestIsMetadataLine(t *testing.T) {
-	for _, l := range metadataLineInputs {
-		assert.Equal(t, metadataLine.MatchString(l), isMetadataLine(l), "%q", l)
-	}
+	checkAgainstPattern(t, "isMetadataLine", metadataLine, isMetadataLine, metadataLineInputs)
 }
 
 func FuzzIsMetadataLine(f *testing.F) {
-	for _, l := range metadataLineInputs {
-		f.Add(l)
-	}
-	f.Fuzz(func(t *testing.T, l string) {
-		if got, want := isMetadataLine(l), metadataLine.MatchString(l); got != want {
-			t.Fatalf("isMetadataLine(%q) = %v, want %v", l, got, want)
-		}
-	})
+	fuzzAgainstPattern(f, "isMetadataLine", metadataLine, isMetadataLine, metadataLineInputs)
 }

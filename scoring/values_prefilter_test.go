@@ -67,18 +67,9 @@ var leadingCapsInputs = []string{"", "A", "AB", "Ab", "ABc", "AB c", "✅ PROCEE
 // TestLeadingCaps checks the scanner against the pattern it stands in
 // for.
 func TestLeadingCaps(t *testing.T) {
-	for _, s := range leadingCapsInputs {
-		require.Equal(t, reLeadingCaps.MatchString(s), leadingCaps(s), "%q", s)
-	}
+	checkAgainstPattern(t, "leadingCaps", reLeadingCaps, leadingCaps, leadingCapsInputs)
 }
 
 func FuzzLeadingCaps(f *testing.F) {
-	for _, s := range leadingCapsInputs {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		if got, want := leadingCaps(s), reLeadingCaps.MatchString(s); got != want {
-			t.Fatalf("leadingCaps(%q) = %v, want %v", s, got, want)
-		}
-	})
+	fuzzAgainstPattern(f, "leadingCaps", reLeadingCaps, leadingCaps, leadingCapsInputs)
 }

@@ -224,13 +224,20 @@ const dedupeFrom = 2048
 func newSetPlain(s string) Set {
 	set := make(Set, 0, len(s)/8+1)
 	forEachToken(strings.ToLower(s), func(w string) {
-		if IsStopWord(w) || isNumbering(w) {
-			return
-		}
-		set = append(set, Stem(w))
+		set = addWord(set, w)
 	})
 	slices.Sort(set)
 	return slices.Compact(set)
+}
+
+// addWord appends w, a lower-cased word, to set stemmed, unless it is a
+// stop word or a numbering: the one rule of what a Set holds, shared by
+// NewSet's paths.
+func addWord(set Set, w string) Set {
+	if IsStopWord(w) || isNumbering(w) {
+		return set
+	}
+	return append(set, Stem(w))
 }
 
 // newSetDeduped is newSetPlain for long texts: a word already seen is
@@ -305,10 +312,7 @@ func newSetASCII(s string) Set {
 		n := int(sp.end - sp.start)
 		w := low[at : at+n]
 		at += n
-		if IsStopWord(w) || isNumbering(w) {
-			continue
-		}
-		set = append(set, Stem(w))
+		set = addWord(set, w)
 	}
 	slices.Sort(set)
 	return slices.Compact(set)
@@ -412,10 +416,7 @@ func newSetDedupedMap(s string) Set {
 			return
 		}
 		seen[w] = struct{}{}
-		if IsStopWord(w) || isNumbering(w) {
-			return
-		}
-		set = append(set, Stem(w))
+		set = addWord(set, w)
 	})
 	slices.Sort(set)
 	return slices.Compact(set)
