@@ -142,9 +142,7 @@ func (al *aligner) run() []topic {
 		al.match[v] = make([][]int, n)
 		al.cands[v] = make([][]uint64, n)
 		al.sims[v] = make([]simTable, n)
-		for w := range n {
-			al.match[v][w] = filled(len(docs[v].Sections), -1)
-		}
+		filledRows(al.match[v], len(docs[v].Sections), -1)
 	}
 	var edges []alignEdge
 	var pairsOf [][2]int // the pairs of variants, v < w, in order
@@ -157,9 +155,7 @@ func (al *aligner) run() []topic {
 		next := make([][][]int, n)
 		for v := range n {
 			next[v] = make([][]int, n)
-			for w := range n {
-				next[v][w] = filled(len(docs[v].Sections), -1)
-			}
+			filledRows(next[v], len(docs[v].Sections), -1)
 		}
 		assigned := al.assignAll(pairsOf, round > 0)
 		total := 0
@@ -210,8 +206,10 @@ func (al *aligner) run() []topic {
 		return x
 	}
 	members := make([][]int, offset[n]) // root → its sections, as global indexes
+	single := make([]int, offset[n])    // the one-section lists, capped: a join copies them out
 	for i := range members {
-		members[i] = []int{i}
+		single[i] = i
+		members[i] = single[i : i+1 : i+1]
 	}
 	variantOf := func(g int) (int, int) {
 		v := sort.SearchInts(offset, g+1) - 1
@@ -270,6 +268,16 @@ func (al *aligner) run() []topic {
 	}
 	// Topics are created in order of their first variant and position.
 	return ts
+}
+
+// filledRows sets each of rows to a list of n copies of x, all in one
+// array; each row is capped, so that appending to one never reaches the
+// next.
+func filledRows(rows [][]int, n, x int) {
+	all := filled(len(rows)*n, x)
+	for i := range rows {
+		rows[i] = all[i*n : (i+1)*n : (i+1)*n]
+	}
 }
 
 func filled(n, x int) []int {
@@ -374,19 +382,30 @@ func keyScore(k uint64) float64 { return 4 - float64(k)/(1<<22) }
 // the children of matched parents and the parents of matched children.
 func (al *aligner) candidates(v, w int, structural bool, sc *alignScratch) []uint64 {
 	dv, dw := al.docs[v], al.docs[w]
+	var out []uint64
 	if al.cands[v][w] == nil {
-		var out []uint64
-		for a := range min(len(al.secs[v]), alignMaxSections) {
-			for _, k := range al.secs[v][a].keys {
-				// A key many sections share finds no topic: skip it
-				// rather than pair everything with everything.
-				if bs := al.index[w][k]; len(bs)*len(al.index[v][k]) <= alignPostings {
-					for _, b := range bs {
-						if b < alignMaxSections {
-							out = append(out, uint64(a)<<32|uint64(b))
+		// Counted first, so that the list is allocated once.
+		size := 1 // the two titles
+		for pass := range 2 {
+			for a := range min(len(al.secs[v]), alignMaxSections) {
+				for _, k := range al.secs[v][a].keys {
+					// A key many sections share finds no topic: skip it
+					// rather than pair everything with everything.
+					if bs := al.index[w][k]; len(bs)*len(al.index[v][k]) <= alignPostings {
+						if pass == 0 {
+							size += len(bs)
+							continue
+						}
+						for _, b := range bs {
+							if b < alignMaxSections {
+								out = append(out, uint64(a)<<32|uint64(b))
+							}
 						}
 					}
 				}
+			}
+			if pass == 0 {
+				out = make([]uint64, 0, size)
 			}
 		}
 		if ta, tb := dv.TitleSection(), dw.TitleSection(); ta >= 0 && tb >= 0 {
@@ -402,7 +421,7 @@ func (al *aligner) candidates(v, w int, structural bool, sc *alignScratch) []uin
 	if !structural {
 		return al.cands[v][w]
 	}
-	var out []uint64
+	out = nil
 	add := func(a, b int) {
 		if a < alignMaxSections && b < alignMaxSections {
 			out = append(out, uint64(a)<<32|uint64(b))
@@ -465,18 +484,28 @@ func (t *simTable) add(pairs []uint64, sims []alignSim) {
 	if len(pairs) == 0 {
 		return
 	}
-	np, ns := make([]uint64, 0, len(t.pairs)+len(pairs)), make([]alignSim, 0, len(t.pairs)+len(pairs))
-	i, j := 0, 0
-	for i < len(t.pairs) || j < len(pairs) {
-		if j == len(pairs) || i < len(t.pairs) && t.pairs[i] < pairs[j] {
-			np, ns = append(np, t.pairs[i]), append(ns, t.sims[i])
-			i++
+	if t.pairs == nil {
+		// The first round fills the table; the later ones add the few
+		// pairs the structure proposes. A quarter more room lets them
+		// merge in place instead of copying the table each round.
+		size := len(pairs) + len(pairs)/4
+		t.pairs = append(make([]uint64, 0, size), pairs...)
+		t.sims = append(make([]alignSim, 0, size), sims...)
+		return
+	}
+	// Merged from the back into the grown slices: each element moves
+	// once, and nothing is read after it is overwritten.
+	i, j := len(t.pairs)-1, len(pairs)-1
+	t.pairs, t.sims = slices.Grow(t.pairs, len(pairs))[:i+1+len(pairs)], slices.Grow(t.sims, len(pairs))[:i+1+len(pairs)]
+	for k := len(t.pairs) - 1; j >= 0; k-- {
+		if i >= 0 && t.pairs[i] > pairs[j] {
+			t.pairs[k], t.sims[k] = t.pairs[i], t.sims[i]
+			i--
 		} else {
-			np, ns = append(np, pairs[j]), append(ns, sims[j])
-			j++
+			t.pairs[k], t.sims[k] = pairs[j], sims[j]
+			j--
 		}
 	}
-	t.pairs, t.sims = np, ns
 }
 
 // sim returns the content similarities of section a of v and section b

@@ -2,6 +2,7 @@ package diff
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -368,4 +369,45 @@ func checkAligned(t *testing.T, srcs, want, alone []string) {
 		assert.Contains(t, groups, a, "%s has a counterpart", a)
 	}
 	checkTopics(t, docs, ts)
+}
+
+// TestSimTableAdd holds simTable.add, which fills the table once and then
+// merges later pairs in place from the back, to the plain rule: the table
+// is the sorted union of every pair added, each with its similarity.
+func TestSimTableAdd(t *testing.T) {
+	tests := []struct {
+		name   string
+		rounds [][]uint64
+	}{
+		{"one round", [][]uint64{{1, 5, 9}}},
+		{"empty rounds", [][]uint64{nil, {2, 3}, nil}},
+		{"before all", [][]uint64{{10, 20, 30}, {1, 2}}},
+		{"after all", [][]uint64{{10, 20, 30}, {40, 50}}},
+		{"interleaved", [][]uint64{{10, 20, 30}, {5, 15, 25, 35}, {1, 12, 40}}},
+		{"more than the headroom", [][]uint64{{100}, {1, 2, 3, 4, 5, 6, 7, 8}, {50, 150}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var tab simTable
+			want := map[uint64]alignSim{}
+			for r, pairs := range tt.rounds {
+				sims := make([]alignSim, len(pairs))
+				for i, p := range pairs {
+					sims[i] = alignSim{title: float64(p), own: float64(r)}
+					want[p] = sims[i]
+				}
+				tab.add(pairs, sims)
+				// The caller reuses its buffers: the table must not share them.
+				clear(pairs)
+				clear(sims)
+			}
+			keys := slices.Sorted(maps.Keys(want))
+			require.Equal(t, len(keys), len(tab.pairs))
+			require.Equal(t, len(keys), len(tab.sims))
+			for i, k := range keys {
+				assert.Equal(t, k, tab.pairs[i])
+				assert.Equal(t, want[k], tab.sims[i], "pair %d", k)
+			}
+		})
+	}
 }
