@@ -93,18 +93,28 @@ func ownText(d *Document, si int) sectionText {
 	if blocks == 0 {
 		return st
 	}
-	st.index, st.blocks = make([]int, 0, blocks), make([]Block, 0, blocks)
+	st.index = make([]int, 0, blocks)
 	for bi := lo; bi < hi; bi++ {
-		blk := d.Blocks[bi]
+		blk := &d.Blocks[bi]
 		if blk.Section != si {
 			continue
 		}
 		st.index = append(st.index, bi)
-		st.blocks = append(st.blocks, blk)
 		if st.size > 0 {
 			st.size++ // the space before it
 		}
 		st.size += len(blk.Text)
+	}
+	// The section's own blocks come before its first subsection: most
+	// often one run of the document's blocks, which the text reads in
+	// place (capped, and only ever read). Else they are copied.
+	if first, last := st.index[0], st.index[len(st.index)-1]; last-first+1 == len(st.index) {
+		st.blocks = d.Blocks[first : last+1 : last+1]
+		return st
+	}
+	st.blocks = make([]Block, 0, blocks)
+	for _, bi := range st.index {
+		st.blocks = append(st.blocks, d.Blocks[bi])
 	}
 	return st
 }
@@ -459,15 +469,19 @@ func compareTopic(docs []*Document, t topic, contradictions []Contradiction, byS
 		// does not summarise a section; the values are shown as fields.
 		labelled := fieldLines(d, v, si)
 		prose := st
-		prose.blocks = make([]Block, 0, len(st.blocks))
-		for _, b := range st.blocks {
-			if !labelled[b.Line] {
-				prose.blocks = append(prose.blocks, b)
+		// Most sections label no line: their prose is their text, read
+		// in place.
+		if slices.ContainsFunc(st.blocks, func(b Block) bool { return labelled[b.Line] }) {
+			prose.blocks = make([]Block, 0, len(st.blocks))
+			for _, b := range st.blocks {
+				if !labelled[b.Line] {
+					prose.blocks = append(prose.blocks, b)
+				}
 			}
 		}
 		summary, ev, ok := approach(d, prose)
-		bare := false // the summary is a line that only labels a value
-		if !ok {
+		bare := false                                   // the summary is a line that only labels a value
+		if !ok && len(prose.blocks) != len(st.blocks) { // else the same text gives the same answer
 			summary, ev, ok = approach(d, st)
 			bare = ok && labelled[ev.Line]
 		}

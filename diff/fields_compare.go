@@ -468,9 +468,12 @@ func topicFields(docs []*Document, t topic) []topicField {
 // value ("**Verdict**: CONFIRMED", "**Confidence:** high") says too little
 // to summarise the section. Table rows are not such lines.
 func fieldLines(d *Document, v, si int) map[int]bool {
-	lines := map[int]bool{}
+	var lines map[int]bool // nil, and read as empty, for most sections
 	for _, f := range sectionFields(d)[si] {
 		if f.Form != FormTable {
+			if lines == nil {
+				lines = map[int]bool{}
+			}
 			lines[f.Line] = true
 		}
 	}
