@@ -40,6 +40,13 @@ func sameRoot(a, b string) bool {
 	return n >= 6 && float64(n) >= 0.6*float64(min(len(a), len(b)))
 }
 
+// mayListCount reports whether countedListValue could match the value
+// read as countedLists reads it (fldPlain, trimmed): the expression needs
+// a digit and a parenthesis, which fldPlain only keeps or drops.
+func mayListCount(value string) bool {
+	return strings.IndexByte(value, '(') >= 0 && containsDigit(value)
+}
+
 type countedList struct {
 	claim Claim
 	label string // as written, markup removed
@@ -51,7 +58,10 @@ type countedList struct {
 // labelled lines and in two-column count tables.
 func countedLists(d *Document, v int) []countedList {
 	var out []countedList
-	add := func(label, value string, c Claim) {
+	add := func(label, value string, at countAt) {
+		if !mayListCount(value) {
+			return
+		}
 		m := countedListValue.FindStringSubmatch(strings.TrimSpace(fldPlain(value)))
 		if m == nil {
 			return
@@ -80,7 +90,7 @@ func countedLists(d *Document, v int) []countedList {
 		if len(content) != 1 || len(content[0]) < 6 {
 			return
 		}
-		out = append(out, countedList{claim: c, label: strings.TrimSpace(fldPlain(label)), word: content[0], ids: ids})
+		out = append(out, countedList{claim: at.claim(), label: strings.TrimSpace(fldPlain(label)), word: content[0], ids: ids})
 	}
 	eachLabelledCount(d, v, add)
 	return out

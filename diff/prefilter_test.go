@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
 )
 
 // guardedBy pairs each prefilter with the expressions it guards: a string
@@ -129,4 +131,52 @@ func FuzzConditional(f *testing.F) {
 			t.Errorf("conditional(%q) = %v, the plain form says %v", s, got, want)
 		}
 	})
+}
+
+// countGuards pairs the prefilters of the labelled counts with the
+// expression each guards and how the rule reads the value before matching.
+var countGuards = []struct {
+	name   string
+	passes func(string) bool
+	read   func(string) string
+	re     *regexp.Regexp
+}{
+	{"stated count", mayStateCount, strings.TrimSpace, countLabelValue},
+	{"counted list", mayListCount, func(s string) string { return strings.TrimSpace(fldPlain(s)) }, countedListValue},
+}
+
+func checkCountGuards(t *testing.T, value string) {
+	t.Helper()
+	for _, g := range countGuards {
+		if !g.passes(value) && g.re.MatchString(g.read(value)) {
+			t.Errorf("%s prefilter skips %q, which %v matches once read", g.name, value, g.re)
+		}
+	}
+}
+
+func TestCountPrefilters(t *testing.T) {
+	tests := []struct {
+		value          string
+		stated, listed bool // what the prefilters say
+	}{
+		{"4", true, false},
+		{"**4** (NR-1, NR-2, NR-3, NR-4)", true, true},
+		{"`3` (A1, A2, A3)", true, true},
+		{"four", false, false},
+		{"CONFIRMED (see below)", false, false},
+		{"", false, false},
+		{" 12. ", true, false},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.stated, mayStateCount(tt.value), "mayStateCount(%q)", tt.value)
+		assert.Equal(t, tt.listed, mayListCount(tt.value), "mayListCount(%q)", tt.value)
+		checkCountGuards(t, tt.value)
+	}
+}
+
+func FuzzCountPrefilters(f *testing.F) {
+	for _, s := range []string{"4", "**4** (NR-1, NR-2)", "`3` (A1, A2)", "four (x)", "~~2~~ (T1)"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) { checkCountGuards(t, s) })
 }

@@ -112,11 +112,11 @@ func detectStatedCounts(in DetectInput) []Contradiction {
 // states as a count may be stated: "- **Label**: value" lines and the
 // rows of two-column tables whose second column counts ("| Label | 4 |"
 // under "| … | Count |"), each with its claim.
-func eachLabelledCount(d *Document, v int, add func(label, value string, c Claim)) {
-	for _, r := range docFieldRefs(d) {
-		if r.Form == FormLabel {
-			add(r.Name, r.Value, Claim{Variant: v, Section: r.Section, Block: -1, Line: r.Line, Text: r.Name + ": " + r.Value,
-				Quote: strings.TrimSpace(r.Quote), Type: Factual})
+func eachLabelledCount(d *Document, v int, add func(label, value string, at countAt)) {
+	refs := docFieldRefs(d)
+	for i := range refs {
+		if r := &refs[i]; r.Form == FormLabel {
+			add(r.Name, r.Value, countAt{d: d, v: v, ref: r, bi: -1})
 		}
 	}
 	for _, t := range tablesOf(d) {
@@ -124,20 +124,46 @@ func eachLabelledCount(d *Document, v int, add func(label, value string, c Claim
 			continue
 		}
 		for _, bi := range t.rows {
-			b := d.Blocks[bi]
-			if len(b.Cells) == 2 {
-				add(b.Cells[0], b.Cells[1], Claim{Variant: v, Section: b.Section, Block: bi, Line: b.Line, Text: b.Text,
-					Quote: strings.TrimSpace(d.Text(b.Span)), Type: Factual})
+			if b := &d.Blocks[bi]; len(b.Cells) == 2 {
+				add(b.Cells[0], b.Cells[1], countAt{d: d, v: v, bi: bi})
 			}
 		}
 	}
+}
+
+// mayStateCount reports whether countLabelValue could match the value
+// trimmed: it needs a digit. Most labels give words.
+func mayStateCount(value string) bool { return containsDigit(value) }
+
+// countAt is where eachLabelledCount found a label and its value: a
+// labelled line's field, or a table row. The claim is built only for the
+// few values that are counts, not for every label of the document.
+type countAt struct {
+	d   *Document
+	v   int
+	ref *fldRef // the labelled line's field, or nil for a table row
+	bi  int     // the table row's block
+}
+
+// claim is the statement the label and value make, quoted from the source.
+func (at countAt) claim() Claim {
+	if r := at.ref; r != nil {
+		return Claim{Variant: at.v, Section: r.Section, Block: -1, Line: r.Line, Text: r.Name + ": " + r.Value,
+			Quote: strings.TrimSpace(r.Quote), Type: Factual}
+	}
+	b := &at.d.Blocks[at.bi]
+	return Claim{Variant: at.v, Section: b.Section, Block: at.bi, Line: b.Line, Text: b.Text,
+		Quote: strings.TrimSpace(at.d.Text(b.Span)), Type: Factual}
 }
 
 // labelledCounts finds a document's labelled counts: "- **Label**: 4"
 // lines and two-column table rows "| Label | 4 |".
 func labelledCounts(d *Document, v int) []statedCount {
 	var out []statedCount
-	add := func(label, value string, c Claim) {
+	add := func(label, value string, at countAt) {
+		if !mayStateCount(value) {
+			return
+		}
 		m := countLabelValue.FindStringSubmatch(strings.TrimSpace(value))
 		if m == nil {
 			return
@@ -147,7 +173,7 @@ func labelledCounts(d *Document, v int) []statedCount {
 			return
 		}
 		if subject := countWords(label); len(subject) >= 2 {
-			out = append(out, statedCount{n: n, label: strings.TrimSpace(fldPlain(label)), subject: subject, claim: c})
+			out = append(out, statedCount{n: n, label: strings.TrimSpace(fldPlain(label)), subject: subject, claim: at.claim()})
 		}
 	}
 	eachLabelledCount(d, v, add)
