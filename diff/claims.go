@@ -3,6 +3,7 @@ package diff
 import (
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"unicode"
@@ -133,10 +134,13 @@ func extractClaims(doc *Document, cache *claimCache) []Claim {
 	forEachSentence(doc, variant, func(sent, lower string, row *tableRow, at sentenceAt) {
 		var c Claim
 		var ok bool
-		if cache != nil && row == nil {
-			c, ok = cache.classify(sent, lower)
-		} else {
+		switch {
+		case cache == nil:
 			c, ok = classifyLower(sent, lower, row)
+		case row == nil:
+			c, ok = cache.classify(sent, lower)
+		default:
+			c, ok = cache.classifyRow(sent, row)
 		}
 		if ok {
 			at.place(&c)
@@ -157,7 +161,8 @@ func extractClaims(doc *Document, cache *claimCache) []Claim {
 type claimCache struct {
 	mu   sync.Mutex
 	m    map[string]cachedClaim
-	size sizeHint // claims per block of the documents read so far
+	rows map[string]cachedClaim // table rows, by rowKey
+	size sizeHint               // claims per block of the documents read so far
 }
 
 type cachedClaim struct {
@@ -166,7 +171,45 @@ type cachedClaim struct {
 }
 
 func newClaimCache() *claimCache {
-	return &claimCache{m: map[string]cachedClaim{}}
+	return &claimCache{m: map[string]cachedClaim{}, rows: map[string]cachedClaim{}}
+}
+
+// classifyRow is classifyLower(sent, "", row) for a table row, read once
+// per row and header: variants repeat most of their tables. The reading
+// depends on the sentence (the cells joined) and on the header and cells
+// themselves, which the key holds.
+func (cc *claimCache) classifyRow(sent string, row *tableRow) (Claim, bool) {
+	k := rowKey(row)
+	cc.mu.Lock()
+	r, hit := cc.rows[k]
+	cc.mu.Unlock()
+	if hit {
+		return r.c, r.ok
+	}
+	c, ok := classifyLower(sent, "", row)
+	cc.mu.Lock()
+	if _, dup := cc.rows[k]; !dup {
+		cc.rows[k] = cachedClaim{c, ok}
+	}
+	cc.mu.Unlock()
+	return c, ok
+}
+
+// rowKey names a table row with its header: the number of header cells,
+// then every cell of both, each as its length and its text, so that no
+// two rows share a key whatever their cells hold.
+func rowKey(row *tableRow) string {
+	b := make([]byte, 0, 64)
+	b = strconv.AppendInt(b, int64(len(row.header)), 10)
+	for _, cells := range [2][]string{row.header, row.cells} {
+		for _, c := range cells {
+			b = append(b, ' ')
+			b = strconv.AppendInt(b, int64(len(c)), 10)
+			b = append(b, ':')
+			b = append(b, c...)
+		}
+	}
+	return string(b)
 }
 
 // classify is classifyLower(sent, lower, nil), read once per sentence.

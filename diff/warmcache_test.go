@@ -4,6 +4,8 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -56,6 +58,7 @@ func TestWarmCachesChangeNothing(t *testing.T) {
 	}
 	require.Positive(t, hits)
 	require.NotEmpty(t, claims.m)
+	require.NotEmpty(t, claims.rows)
 	require.NotEmpty(t, fields.lines)
 	require.NotEmpty(t, fields.values)
 	require.NotEmpty(t, fields.items)
@@ -148,4 +151,39 @@ func TestIntraNumericDirectIsBucketsRandom(t *testing.T) {
 		intra += len(buckets)
 	}
 	require.Positive(t, intra)
+}
+
+// TestRowKey wants the key of a table row to tell apart every header and
+// row that differ, however their cells would join.
+func TestRowKey(t *testing.T) {
+	rows := []tableRow{
+		{header: []string{"Setting", "Value"}, cells: []string{"Retry timeout", "30 s"}},
+		{header: []string{"Setting", "Value"}, cells: []string{"Retry", "timeout 30 s"}},
+		{header: []string{"Setting Value"}, cells: []string{"Retry timeout", "30 s"}},
+		{header: []string{"Setting", "Value", ""}, cells: []string{"Retry timeout", "30 s"}},
+		{header: []string{"Setting", "Value"}, cells: []string{"Retry timeout", "30 s", ""}},
+		{header: []string{"1:a", "b"}, cells: []string{"c"}},
+		{header: []string{"1:a"}, cells: []string{"b", "c"}},
+		{header: nil, cells: []string{"x"}},
+		{header: []string{}, cells: []string{"x", ""}},
+	}
+	seen := map[string]int{}
+	for i := range rows {
+		k := rowKey(&rows[i])
+		if j, dup := seen[k]; dup {
+			t.Errorf("rows %d and %d share the key %q", j, i, k)
+		}
+		seen[k] = i
+		again := tableRow{header: slices.Clone(rows[i].header), cells: slices.Clone(rows[i].cells)}
+		require.Equal(t, k, rowKey(&again), "the same row gives the same key")
+	}
+	// Two rows of one sentence, cached: each keeps its own reading.
+	cache := newClaimCache()
+	for _, r := range rows[:2] {
+		sent := strings.Join(r.cells, " ")
+		wc, wok := classifyLower(sent, "", &r)
+		gc, gok := cache.classifyRow(sent, &r)
+		require.Equal(t, wok, gok)
+		require.Equal(t, wc, gc)
+	}
 }
