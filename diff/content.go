@@ -193,29 +193,47 @@ func (st *sectionText) measure() {
 	}
 	slices.Sort(long)
 	slices.Sort(short)
+	st.repeated = repeatedStems(long) // before mergeUnique compacts long in place
 	st.words = mergeUnique(long, short)
-	st.repeated = repeatedStems(long)
 }
 
 // mergeUnique returns the sorted union of two sorted slices, each value
-// once: slices.Compact of both sorted together.
+// once: slices.Compact of both sorted together. It is built in a's array
+// (grown when b does not fit), so a is overwritten; b is only read. The
+// section's word set is its long stems with the few short ones merged in,
+// without a third list.
 func mergeUnique(a, b []string) []string {
-	out := make([]string, 0, len(a)+len(b))
-	for len(a) > 0 || len(b) > 0 {
+	a = slices.Compact(a)
+	n := len(a)
+	a = slices.Grow(a, len(b))[:n+len(b)]
+	// From the back: k is where the last value went, and never reaches an
+	// element of a not yet read (k > i while b has elements left).
+	i, j, k := n-1, len(b)-1, len(a)
+	for j >= 0 {
 		var next string
 		switch {
-		case len(b) == 0 || len(a) > 0 && a[0] <= b[0]:
-			next, a = a[0], a[1:]
+		case i >= 0 && a[i] > b[j]:
+			next = a[i]
+			i--
+		case i >= 0 && a[i] == b[j]:
+			next = a[i]
+			i--
+			j--
 		default:
-			next, b = b[0], b[1:]
+			next = b[j]
+			j--
 		}
-		if len(out) == 0 || out[len(out)-1] != next {
-			out = append(out, next)
+		if k < len(a) && a[k] == next {
+			continue // a repeat within b
 		}
+		k--
+		a[k] = next
 	}
-	return out
+	// a[:i+1] is in place and below everything merged; close the gap the
+	// repeats left.
+	m := copy(a[i+1:], a[k:])
+	return a[:i+1+m]
 }
-
 // stemCount is a stem and how often it occurs.
 type stemCount struct {
 	stem string

@@ -204,7 +204,7 @@ func TestMergeUnique(t *testing.T) {
 	pool := []string{"", "a", "ab", "b", "ba", "c", "é", "z"}
 	for n := range 300 {
 		var a, b []string
-		for k := range n % 7 {
+		for k := range n % 11 {
 			a = append(a, pool[(n*3+k*5)%len(pool)])
 		}
 		for k := range n % 5 {
@@ -213,8 +213,12 @@ func TestMergeUnique(t *testing.T) {
 		slices.Sort(a)
 		slices.Sort(b)
 		want := slices.Compact(slices.Sorted(slices.Values(append(slices.Clone(a), b...))))
+		a0, b0 := slices.Clone(a), slices.Clone(b)
 		if got := mergeUnique(a, b); !slices.Equal(got, want) {
-			t.Fatalf("mergeUnique(%q, %q) = %q, want %q", a, b, got, want)
+			t.Fatalf("mergeUnique(%q, %q) = %q, want %q", a0, b0, got, want)
+		}
+		if !slices.Equal(b, b0) {
+			t.Fatalf("mergeUnique(%q, %q) changed b to %q", a0, b0, b)
 		}
 	}
 }
