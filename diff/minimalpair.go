@@ -70,6 +70,11 @@ func detectMinimalPairs(in DetectInput) []Contradiction {
 	var sents []pairSentence
 	var weighted []uint64
 	var slab []string // the tokens of every sentence kept
+	// A sentence's tokens and signatures depend on its text alone:
+	// variants repeat many sentences, and each is read once. shapes holds
+	// the reading of every sentence met, by its text.
+	shapes := map[string]pairShape{}
+	var sigSlab []uint64 // the signatures of every shape
 	for v, d := range in.Documents {
 		lowerBlocks := d.lowerBlocks()
 		for bi := range d.Blocks {
@@ -80,38 +85,12 @@ func detectMinimalPairs(in DetectInput) []Contradiction {
 			where := int32(-1)
 			ascii := isASCII(b.Text)
 			eachSentence(b, func(sent string) {
-				if strings.HasSuffix(sent, "?") {
-					return
+				shape, seen := shapes[sent]
+				if !seen {
+					shape = readPairShape(sent, b, lowerBlocks[bi], ascii, &slab, &sigSlab, &weighted)
+					shapes[sent] = shape
 				}
-				plain := withoutAsides(sent)
-				if isASCII(plain) {
-					// ASCII lower-cases without changing what a word is,
-					// so the count says whether Tokens would be kept.
-					if n := words.Count(plain); n < pairMinWords || n > pairMaxWords {
-						return
-					}
-				}
-				// A sentence without asides of an ASCII block is read
-				// from the block's lower-cased text, as claims are.
-				if ascii && plain == sent {
-					if k := strings.Index(b.Text, sent); k >= 0 {
-						plain = lowerBlocks[bi][k : k+len(sent)]
-					}
-				}
-				// The tokens go to one slab for all sentences: a sentence
-				// kept holds its stretch of it (a stretch left in an array
-				// the slab has outgrown stays valid); one dropped gives its
-				// stretch back.
-				start := len(slab)
-				slab = words.AppendTokens(slab, plain)
-				toks := slab[start:len(slab):len(slab)]
-				keep := false
-				defer func() {
-					if !keep {
-						slab = slab[:start]
-					}
-				}()
-				if len(toks) < pairMinWords || len(toks) > pairMaxWords {
+				if !shape.sized {
 					return
 				}
 				if where < 0 {
@@ -123,30 +102,13 @@ func detectMinimalPairs(in DetectInput) []Contradiction {
 					}
 					where = id
 				}
-				// the word that differs must come after the first content
-				// word: a different subject ("The gateway …" / "The worker …")
-				// makes a different claim, not a different choice
-				first := slices.IndexFunc(toks, pairWord)
-				if first < 0 {
+				if len(shape.sigs) == 0 {
 					return
 				}
-				weighted = weighted[:0]
-				total := uint64(len(toks))
-				for j, t := range toks {
-					weighted = append(weighted, wordHash(t)*(mix64(uint64(j)+1)|1)) // an odd weight per position
-					total += weighted[j]
-				}
-				si := int32(-1)
-				for i := first + 1; i < len(toks); i++ {
-					if !pairWord(toks[i]) {
-						continue
-					}
-					if si < 0 {
-						si = int32(len(sents))
-						sents = append(sents, pairSentence{variant: v, block: bi, sent: sent, toks: toks})
-						keep = true
-					}
-					entries = append(entries, entry{total - weighted[i], where, si, int32(len(entries))})
+				si := int32(len(sents))
+				sents = append(sents, pairSentence{variant: v, block: bi, sent: sent, toks: shape.toks})
+				for _, sig := range shape.sigs {
+					entries = append(entries, entry{sig, where, si, int32(len(entries))})
 				}
 			})
 		}
@@ -217,6 +179,76 @@ func detectMinimalPairs(in DetectInput) []Contradiction {
 		}
 	}
 	return out
+}
+
+// pairShape is what detectMinimalPairs reads of a sentence's text.
+type pairShape struct {
+	sized bool     // it is no question and has pairMinWords to pairMaxWords tokens
+	toks  []string // its tokens, when it has signatures
+	// sigs are its signatures, one per word that may carry a choice: the
+	// words with their positions, less that word (see detectMinimalPairs).
+	sigs []uint64
+}
+
+// readPairShape reads a sentence of block b (lower, the block's text
+// lower-cased; ascii, whether the block is ASCII). The tokens of a
+// sentence with signatures go to *slab and the signatures to *sigSlab,
+// each holding its stretch (a stretch left in an array the slab has
+// outgrown stays valid); weighted is scratch.
+func readPairShape(sent string, b *Block, lower string, ascii bool, slab *[]string, sigSlab *[]uint64, weighted *[]uint64) pairShape {
+	if strings.HasSuffix(sent, "?") {
+		return pairShape{}
+	}
+	plain := withoutAsides(sent)
+	if isASCII(plain) {
+		// ASCII lower-cases without changing what a word is, so the count
+		// says whether Tokens would be kept.
+		if n := words.Count(plain); n < pairMinWords || n > pairMaxWords {
+			return pairShape{}
+		}
+	}
+	// A sentence without asides of an ASCII block is read from the
+	// block's lower-cased text, as claims are.
+	if ascii && plain == sent {
+		if k := strings.Index(b.Text, sent); k >= 0 {
+			plain = lower[k : k+len(sent)]
+		}
+	}
+	start := len(*slab)
+	*slab = words.AppendTokens(*slab, plain)
+	toks := (*slab)[start:len(*slab):len(*slab)]
+	if len(toks) < pairMinWords || len(toks) > pairMaxWords {
+		*slab = (*slab)[:start]
+		return pairShape{}
+	}
+	shape := pairShape{sized: true}
+	// the word that differs must come after the first content word: a
+	// different subject ("The gateway …" / "The worker …") makes a
+	// different claim, not a different choice
+	first := slices.IndexFunc(toks, pairWord)
+	if first < 0 {
+		*slab = (*slab)[:start]
+		return shape
+	}
+	w := (*weighted)[:0]
+	total := uint64(len(toks))
+	for j, t := range toks {
+		w = append(w, wordHash(t)*(mix64(uint64(j)+1)|1)) // an odd weight per position
+		total += w[j]
+	}
+	*weighted = w
+	from := len(*sigSlab)
+	for i := first + 1; i < len(toks); i++ {
+		if pairWord(toks[i]) {
+			*sigSlab = append(*sigSlab, total-w[i])
+		}
+	}
+	if len(*sigSlab) == from {
+		*slab = (*slab)[:start]
+		return shape
+	}
+	shape.toks, shape.sigs = toks, (*sigSlab)[from:len(*sigSlab):len(*sigSlab)]
+	return shape
 }
 
 // withoutAsides drops parenthesised remarks: "One subprocess per phase
