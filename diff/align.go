@@ -770,6 +770,11 @@ func (al *aligner) measure() {
 	}
 	al.measureCites(titles, prose)
 	var slab termSlab
+	type weighed struct {
+		id int32
+		w  float64
+	}
+	var heavy []weighed // scratch: a section's rare text terms with their weights
 	for v, d := range al.docs {
 		al.index[v] = map[int32][]int{}
 		// Whole texts, subsections included: children follow their
@@ -843,18 +848,15 @@ func (al *aligner) measure() {
 			x.sub = slab.vec(sub[si], tfidf)
 			// Index keys: the title terms and the weightiest rare terms
 			// of the text.
-			x.keys = slices.Clone(r.title)
-			type weighed struct {
-				id int32
-				w  float64
-			}
-			var heavy []weighed
+			heavy = heavy[:0]
 			for _, tc := range r.own {
-				if df := bodyDF[tc.id]; df > 1 && df <= rare && !slices.Contains(x.keys, tc.id) {
+				if df := bodyDF[tc.id]; df > 1 && df <= rare && !slices.Contains(r.title, tc.id) {
 					heavy = append(heavy, weighed{tc.id, tfidf(tc)})
 				}
 			}
 			slices.SortStableFunc(heavy, func(p, q weighed) int { return cmp.Compare(q.w, p.w) })
+			// Sized once for the title terms, the body keys and the cites.
+			x.keys = append(make([]int32, 0, len(r.title)+min(len(heavy), alignBodyKeys)+len(x.cites)), r.title...)
 			for _, h := range heavy[:min(len(heavy), alignBodyKeys)] {
 				x.keys = append(x.keys, h.id)
 			}
