@@ -486,9 +486,9 @@ func (t *simTable) add(pairs []uint64, sims []alignSim) {
 	}
 	if t.pairs == nil {
 		// The first round fills the table; the later ones add the few
-		// pairs the structure proposes. A quarter more room lets them
+		// pairs the structure proposes. Half as much more room lets them
 		// merge in place instead of copying the table each round.
-		size := len(pairs) + len(pairs)/4
+		size := len(pairs) + len(pairs)/2
 		t.pairs = append(make([]uint64, 0, size), pairs...)
 		t.sims = append(make([]alignSim, 0, size), sims...)
 		return
