@@ -151,11 +151,25 @@ func (al *aligner) run() []topic {
 			pairsOf = append(pairsOf, [2]int{v, w})
 		}
 	}
+	// Each round's matches are written into the lists of the round before
+	// last, refilled: only the latest round's are read.
+	var spare [][][]int
 	for round := range alignRounds {
-		next := make([][][]int, n)
-		for v := range n {
-			next[v] = make([][]int, n)
-			filledRows(next[v], len(docs[v].Sections), -1)
+		next := spare
+		if next == nil {
+			next = make([][][]int, n)
+			for v := range n {
+				next[v] = make([][]int, n)
+				filledRows(next[v], len(docs[v].Sections), -1)
+			}
+		} else {
+			for v := range n {
+				for w := range n {
+					for i := range next[v][w] {
+						next[v][w][i] = -1
+					}
+				}
+			}
 		}
 		assigned := al.assignAll(pairsOf, round > 0)
 		total := 0
@@ -170,7 +184,7 @@ func (al *aligner) run() []topic {
 				edges = append(edges, alignEdge{v, p.a, w, p.b, p.score})
 			}
 		}
-		al.match = next
+		spare, al.match = al.match, next
 	}
 	al.liftToChapters(edges)
 
