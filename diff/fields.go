@@ -167,25 +167,26 @@ type sectionFieldsKey struct{}
 // sectionFields returns the document's fields whose values can be
 // compared, normalised, classed and keyed once (see [docFieldRefs]) and
 // grouped by section, for the steps that look at one section at a time.
-// Variant is 0: callers set their own. The map and slices are shared: read
-// only.
-func sectionFields(doc *Document) map[int][]fldRef {
+// Variant is 0: callers set their own. The map and slices point into
+// docFieldRefs's shared slice: read only.
+func sectionFields(doc *Document) map[int][]*fldRef {
 	return doc.Memo(sectionFieldsKey{}, func() any {
+		refs := docFieldRefs(doc)
 		size := map[int]int{}
-		for _, r := range docFieldRefs(doc) {
-			if r.norm.kind != fvNone {
-				size[r.Section]++
+		for i := range refs {
+			if refs[i].norm.kind != fvNone {
+				size[refs[i].Section]++
 			}
 		}
-		bySection := make(map[int][]fldRef, len(size))
-		for _, r := range docFieldRefs(doc) {
-			if r.norm.kind != fvNone {
+		bySection := make(map[int][]*fldRef, len(size))
+		for i := range refs {
+			if r := &refs[i]; r.norm.kind != fvNone {
 				if bySection[r.Section] == nil {
-					bySection[r.Section] = make([]fldRef, 0, size[r.Section])
+					bySection[r.Section] = make([]*fldRef, 0, size[r.Section])
 				}
 				bySection[r.Section] = append(bySection[r.Section], r)
 			}
 		}
 		return bySection
-	}).(map[int][]fldRef)
+	}).(map[int][]*fldRef)
 }
