@@ -22,6 +22,10 @@ type fldItemKey struct {
 	allRefs []string // every citation in the title
 	fams    []string // the prefixes of every id in the title, identifying or not
 	words   words.Set
+	// toks is tokens() when the key has ids or citations, made once with
+	// the key: keys are shared by every field of their item (and through
+	// the field cache by the variants), and each matching read them.
+	toks []string
 }
 
 type fldItemID struct {
@@ -74,6 +78,9 @@ func newFldItemKey(item string) fldItemKey {
 	}
 	ws := fldWords(rest)
 	k.words = ws
+	if len(k.ids) > 0 || len(k.refs) > 0 {
+		k.toks = k.makeTokens()
+	}
 	return k
 }
 
@@ -103,12 +110,19 @@ func (k *fldItemKey) hasFamilyID() bool {
 // The result may be k's own words (when it has nothing else), so callers
 // only read it.
 func (k *fldItemKey) tokens() []string {
-	if k.header {
+	switch {
+	case k.header:
 		return headerTokens
-	}
-	if len(k.ids) == 0 && len(k.refs) == 0 {
+	case len(k.ids) == 0 && len(k.refs) == 0:
 		return []string(k.words)
+	case k.toks != nil:
+		return k.toks
 	}
+	return k.makeTokens()
+}
+
+// makeTokens is tokens of a key with ids or citations, made afresh.
+func (k *fldItemKey) makeTokens() []string {
 	out := slices.Clone([]string(k.words))
 	for _, id := range k.ids {
 		parts := make([]string, len(id.num))

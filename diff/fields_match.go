@@ -51,7 +51,10 @@ func uniqueIDs(refs []fldRef) {
 			continue // nothing dropped: the shared key stays as it is
 		}
 		k := *r.key // keys are shared: a copy is changed
-		k.ids, k.refs = ids, cites
+		k.ids, k.refs, k.toks = ids, cites, nil
+		if len(ids) > 0 || len(cites) > 0 {
+			k.toks = k.makeTokens()
+		}
 		r.key = &k
 	}
 }

@@ -3,6 +3,8 @@ package diff
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -516,4 +518,49 @@ func TestFieldValueClass(t *testing.T) {
 		classes = append(classes, v.Class)
 	}
 	assert.Equal(t, []string{"agree", "agree", "overstated"}, classes, "two wordings of one verdict share a class")
+}
+
+// TestItemKeyTokens holds the tokens a key keeps from its making to the
+// tokens read from its parts, for keys made from titles and for the
+// copies uniqueIDs makes when it drops an id two items share.
+func TestItemKeyTokens(t *testing.T) {
+	plain := func(k *fldItemKey) []string {
+		if k.header {
+			return headerTokens
+		}
+		out := slices.Clone([]string(k.words))
+		for _, id := range k.ids {
+			var parts []string
+			for _, n := range id.num {
+				parts = append(parts, strconv.Itoa(n))
+			}
+			out = append(out, "#"+strings.Join(parts, "."))
+		}
+		for _, r := range k.refs {
+			out = append(out, "@"+r)
+		}
+		return out
+	}
+	titles := []string{"", "Retry policy", "Task T03.04 (2.1)", "NR-3 — `models.py:218-228` gateway", "Phase 2: Rollout",
+		"Delta 2.1 and Delta 3", "`executor.py:12` only"}
+	var refs []fldRef
+	for i, title := range titles {
+		k := newFldItemKey(title)
+		assert.Equal(t, plain(&k), k.tokens(), "%q", title)
+		refs = append(refs, fldRef{Field: Field{Item: title}, key: &k})
+		// The same id in two items of one variant is no id of either.
+		if i > 0 {
+			k2 := newFldItemKey(title + " follow-up")
+			refs = append(refs, fldRef{Field: Field{Item: title + " follow-up"}, key: &k2})
+		}
+	}
+	uniqueIDs(refs)
+	dropped := 0
+	for _, r := range refs {
+		assert.Equal(t, plain(r.key), r.key.tokens(), "%q after uniqueIDs", r.Item)
+		if len(r.key.ids) == 0 && strings.ContainsAny(r.Item, "0123456789") {
+			dropped++
+		}
+	}
+	assert.Positive(t, dropped, "uniqueIDs dropped no id: the copies are not tested")
 }
