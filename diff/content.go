@@ -784,9 +784,7 @@ func uniquePoints(docs []*Document, topics []topic, source *Document) []Point {
 	titles := make([][]words.Set, len(docs))
 	ids := make([]map[string]bool, len(docs))
 	for v, d := range docs {
-		for _, s := range d.Sections {
-			titles[v] = append(titles[v], words.NewSet(s.Title))
-		}
+		titles[v] = titleSets(d)
 		ids[v] = map[string]bool{}
 		for _, id := range lexicon.RequirementIDs(d.Source) {
 			ids[v][id] = true

@@ -27,15 +27,28 @@ type structureOf struct {
 	universe []words.Set
 }
 
+type titleSetsKey struct{}
+
+// titleSets returns the word set of every section's title, made once per
+// document: the structural comparison and the unique contributions both
+// read them. The slice and sets are shared: read only.
+func titleSets(d *Document) []words.Set {
+	return d.Memo(titleSetsKey{}, func() any {
+		out := make([]words.Set, len(d.Sections))
+		for i, s := range d.Sections {
+			out[i] = words.NewSet(s.Title)
+		}
+		return out
+	}).([]words.Set)
+}
+
 func structuralPoints(docs []*Document) []Point {
 	vs := make([]structureOf, len(docs))
 	var universe []words.Set
 	for v, d := range docs {
 		vs[v].doc = d
 		vs[v].top = d.TopLevel()
-		for _, s := range d.Sections {
-			vs[v].titles = append(vs[v].titles, words.NewSet(s.Title))
-		}
+		vs[v].titles = titleSets(d)
 		universe = append(universe, vs[v].titles...)
 	}
 	// The clusters: each top-level section joins the unused cluster whose
