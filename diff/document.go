@@ -280,9 +280,52 @@ type lowerBlocksKey struct{}
 func (d *Document) lowerBlocks() []string {
 	return d.Memo(lowerBlocksKey{}, func() any {
 		out := make([]string, len(d.Blocks))
-		for i, b := range d.Blocks {
-			out[i] = strings.ToLower(b.Text)
+		// The ASCII blocks with capitals are lower-cased into one string,
+		// each holding its stretch of it: one allocation for the
+		// document, not one per block. Other blocks are lower-cased on
+		// their own (a few runes change length).
+		size := 0
+		for i := range d.Blocks {
+			if t := d.Blocks[i].Text; hasUpperASCII(t) && isASCII(t) {
+				size += len(t)
+			}
+		}
+		var buf strings.Builder // String does not copy it
+		buf.Grow(size)
+		var lowered []int // the blocks in buf, in order
+		for i := range d.Blocks {
+			t := d.Blocks[i].Text
+			switch {
+			case !isASCII(t):
+				out[i] = strings.ToLower(t)
+			case !hasUpperASCII(t):
+				out[i] = t // strings.ToLower returns it as it is
+			default:
+				for j := 0; j < len(t); j++ {
+					c := t[j]
+					if 'A' <= c && c <= 'Z' {
+						c += 'a' - 'A'
+					}
+					buf.WriteByte(c)
+				}
+				lowered = append(lowered, i)
+			}
+		}
+		all, at := buf.String(), 0
+		for _, i := range lowered {
+			n := len(d.Blocks[i].Text)
+			out[i], at = all[at:at+n], at+n
 		}
 		return out
 	}).([]string)
+}
+
+// hasUpperASCII reports whether s holds an ASCII capital.
+func hasUpperASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; 'A' <= c && c <= 'Z' {
+			return true
+		}
+	}
+	return false
 }

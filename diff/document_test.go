@@ -10,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/crucible-go/crucible/internal/samplegen"
 )
 
 // dump renders a Document as stable text for golden files.
@@ -159,4 +161,22 @@ func TestBlockIndicators(t *testing.T) {
 	}
 	assert.Equal(t, len(want), seen, "every block checked")
 	assert.Same(t, &got[0], &d.BlockIndicators()[0], "the document counts once")
+}
+
+// TestLowerBlocks holds the document's lower-cased blocks, most of them
+// cut from one string, to strings.ToLower of each block.
+func TestLowerBlocks(t *testing.T) {
+	srcs := [][]byte{
+		[]byte("# Title\n\nPlain ASCII Text.\n\nÜber RÉSUMÉ and \u212a.\n\nno capitals here\n\n| A | B |\n|---|---|\n| X1 | y |\n"),
+		samplegen.Spec(7, 16<<10),
+	}
+	for _, src := range srcs {
+		d, err := Parse("v.md", src)
+		require.NoError(t, err)
+		lower := d.lowerBlocks()
+		require.Len(t, lower, len(d.Blocks))
+		for i, b := range d.Blocks {
+			require.Equal(t, strings.ToLower(b.Text), lower[i], "block %d", i)
+		}
+	}
 }
