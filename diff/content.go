@@ -234,6 +234,7 @@ func mergeUnique(a, b []string) []string {
 	m := copy(a[i+1:], a[k:])
 	return a[:i+1+m]
 }
+
 // stemCount is a stem and how often it occurs.
 type stemCount struct {
 	stem string
