@@ -81,3 +81,43 @@ func TestNewSetASCIIDistinctWords(t *testing.T) {
 	s := b.String()
 	assert.Equal(t, newSetPlain(s), newSetDeduped(s))
 }
+
+// intersectByMap is the plain form of Intersect: the words of a found in
+// b, counted through a map.
+func intersectByMap(a, b Set) int {
+	in := map[string]bool{}
+	for _, w := range b {
+		in[w] = true
+	}
+	n := 0
+	for _, w := range a {
+		if in[w] {
+			n++
+		}
+	}
+	return n
+}
+
+// TestIntersect holds Intersect's merge to the plain count, on sets made
+// from text (sorted and distinct, as NewSet makes them).
+func TestIntersect(t *testing.T) {
+	texts := []string{"", "a", "the retry timeout is thirty seconds", "retry budget: thirty attempts",
+		"Über résumé naïve café", "café naïve", "zeta alpha beta", "alpha beta gamma delta zeta"}
+	for _, x := range texts {
+		for _, y := range texts {
+			a, b := NewSet(x), NewSet(y)
+			assert.Equal(t, intersectByMap(a, b), a.Intersect(b), "%q ∩ %q", x, y)
+		}
+	}
+}
+
+func FuzzIntersect(f *testing.F) {
+	f.Add("the retry timeout", "retry budget timeout")
+	f.Add("Über café", "café über")
+	f.Fuzz(func(t *testing.T, x, y string) {
+		a, b := NewSet(x), NewSet(y)
+		if got, want := a.Intersect(b), intersectByMap(a, b); got != want {
+			t.Errorf("NewSet(%q).Intersect(NewSet(%q)) = %d, want %d", x, y, got, want)
+		}
+	})
+}

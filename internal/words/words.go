@@ -433,12 +433,13 @@ func (a Set) Has(w string) bool {
 func (a Set) Intersect(b Set) int {
 	n, i, j := 0, 0, 0
 	for i < len(a) && j < len(b) {
-		switch {
-		case a[i] == b[j]:
+		// One comparison a step: == and < each compared the bytes again.
+		switch c := strings.Compare(a[i], b[j]); {
+		case c == 0:
 			n++
 			i++
 			j++
-		case a[i] < b[j]:
+		case c < 0:
 			i++
 		default:
 			j++
