@@ -171,6 +171,7 @@ func isItemID(f string) bool {
 type topicIndex struct {
 	docs    []*Document
 	byPlace []map[int]int // variant → section → topic
+	names   []string      // each topic's key, "t" and its number: made once, not per statement
 }
 
 func newTopicIndex(in DetectInput) topicIndex {
@@ -182,6 +183,10 @@ func newTopicIndex(in DetectInput) topicIndex {
 		if len(d.Sections) == 0 {
 			return ti // a variant without headings has no places to align: compare by subject alone
 		}
+	}
+	ti.names = make([]string, len(in.Topics))
+	for t := range ti.names {
+		ti.names[t] = "t" + strconv.Itoa(t)
 	}
 	ti.byPlace = make([]map[int]int, len(in.Documents))
 	for v := range ti.byPlace {
@@ -206,11 +211,11 @@ func (ti topicIndex) of(v, si int) string {
 	}
 	d := ti.docs[v]
 	if t, ok := ti.byPlace[v][si]; ok && si >= 0 {
-		return "t" + strconv.Itoa(t) // the section itself, the preamble under the title included
+		return ti.names[t] // the section itself, the preamble under the title included
 	}
 	for s := si; s >= 0 && s < len(d.Sections) && d.Sections[s].Depth > 0; s = d.Sections[s].Parent {
 		if t, ok := ti.byPlace[v][s]; ok {
-			return "t" + strconv.Itoa(t)
+			return ti.names[t]
 		}
 	}
 	return "v" + strconv.Itoa(v) + "s" + strconv.Itoa(si)
