@@ -705,6 +705,7 @@ func (al *aligner) measure() {
 	var titleDF, bodyDF, anyDF []int32
 	var count []int32 // scratch: occurrences of each term in one section
 	var seen []int32  // terms counted in it
+	tokens := newTokenTermIDs()
 	raws := make([][]raw, len(al.docs))
 	total := 0
 	for v, d := range al.docs {
@@ -722,18 +723,21 @@ func (al *aligner) measure() {
 			slices.Sort(keyParts)
 			r.keyOf = strings.Join(keyParts, " ")
 			var prose []int32 // item ids its prose mentions, repeats included
-			bodyTerms(d, si, func(t string, inProse bool) {
-				i := id(t)
-				if inProse && !isPlainWord(t) && isHeadingIDTerm(t) {
-					prose = append(prose, i)
+			eachBodyToken(d, si, func(tok string, inProse bool) {
+				// A token's terms are read once (tokenTermIDs): the
+				// variants share most of their words.
+				for _, i := range tokens.ids(tok, id) {
+					if inProse && tokens.proseID[i] {
+						prose = append(prose, i)
+					}
+					for int(i) >= len(count) {
+						count = append(count, 0)
+					}
+					if count[i] == 0 {
+						seen = append(seen, i)
+					}
+					count[i]++
 				}
-				for int(i) >= len(count) {
-					count = append(count, 0)
-				}
-				if count[i] == 0 {
-					seen = append(seen, i)
-				}
-				count[i]++
 			})
 			slices.Sort(seen)
 			r.own = make([]termCount, len(seen))

@@ -211,10 +211,11 @@ func outlineReference(d *Document, si int, num string) (string, bool) {
 	return num, true
 }
 
-// bodyTerms calls emit with each term of section si's own text, its
-// subsections' excluded, in order, repeats included, and whether it is
-// in prose (a paragraph or list item, not a table row or code).
-func bodyTerms(d *Document, si int, emit func(term string, inProse bool)) {
+// eachBodyToken calls fn with each token of section si's own text (its
+// subsections' excluded), lower-cased, in order, and whether it is in
+// prose (a paragraph or list item, not a table row or code). Each token
+// gives the text its terms (tokenTerms).
+func eachBodyToken(d *Document, si int, fn func(tok string, inProse bool)) {
 	lo, hi := d.blockRange(d.Sections[si].Span)
 	lower := d.lowerBlocks()
 	for bi := lo; bi < hi; bi++ {
@@ -223,32 +224,71 @@ func bodyTerms(d *Document, si int, emit func(term string, inProse bool)) {
 		}
 		k := d.Blocks[bi].Kind
 		inProse := k == Paragraph || k == ListItem
-		fn := func(t string) { emit(t, inProse) }
-		words.EachLower(lower[bi], func(tok string) {
-			switch {
-			case words.IsStopWord(tok):
-			case digitsAndDots(tok):
-				if len(tok) >= 2 {
-					fn(tok)
-				}
-			case lexicon.IsRequirementID(tok) || !isPlainWord(tok) && !strings.Contains(tok, "-"):
-				fn(tok) // identifiers, file names, ids
-				if i := strings.LastIndexByte(tok, '/'); i >= 0 && i+1 < len(tok) {
-					fn(tok[i+1:]) // a path's file name
-				}
-			case isPlainWord(tok):
-				if len(tok) >= 3 {
-					fn(stemTerm(tok))
-				}
-			default:
-				for _, part := range wordParts(tok) {
-					if len(part) >= 3 && !words.IsStopWord(part) {
-						fn(stemTerm(part))
-					}
-				}
-			}
-		})
+		words.EachLower(lower[bi], func(tok string) { fn(tok, inProse) })
 	}
+}
+
+// tokenTerms calls emit with the terms of one token of a section's text:
+// none for a stop word; a number, identifier or id as it is (and a path's
+// file name); a word stemmed; a hyphenated word's parts stemmed. The terms
+// depend on the token alone.
+func tokenTerms(tok string, emit func(string)) {
+	switch {
+	case words.IsStopWord(tok):
+	case digitsAndDots(tok):
+		if len(tok) >= 2 {
+			emit(tok)
+		}
+	case lexicon.IsRequirementID(tok) || !isPlainWord(tok) && !strings.Contains(tok, "-"):
+		emit(tok) // identifiers, file names, ids
+		if i := strings.LastIndexByte(tok, '/'); i >= 0 && i+1 < len(tok) {
+			emit(tok[i+1:]) // a path's file name
+		}
+	case isPlainWord(tok):
+		if len(tok) >= 3 {
+			emit(stemTerm(tok))
+		}
+	default:
+		for _, part := range wordParts(tok) {
+			if len(part) >= 3 && !words.IsStopWord(part) {
+				emit(stemTerm(part))
+			}
+		}
+	}
+}
+
+// tokenTermIDs remembers the term ids of each token of the texts the
+// alignment measures: the variants share most of their words, and a
+// token's terms depend on it alone, so each is read once.
+type tokenTermIDs struct {
+	byToken map[string][]int32 // each stretch of all
+	all     []int32
+	// proseID marks, by term id, the terms that are item ids
+	// (isHeadingIDTerm, not a plain word): the ones prose mentions are
+	// counted of.
+	proseID []bool
+}
+
+func newTokenTermIDs() *tokenTermIDs { return &tokenTermIDs{byToken: map[string][]int32{}} }
+
+// ids returns the ids of tokenTerms(tok), in order, numbering new terms
+// with id the first time tok is read, as reading its terms would.
+func (tt *tokenTermIDs) ids(tok string, id func(string) int32) []int32 {
+	if ts, ok := tt.byToken[tok]; ok {
+		return ts
+	}
+	at := len(tt.all)
+	tokenTerms(tok, func(t string) {
+		i := id(t)
+		for int(i) >= len(tt.proseID) {
+			tt.proseID = append(tt.proseID, false)
+		}
+		tt.proseID[i] = !isPlainWord(t) && isHeadingIDTerm(t)
+		tt.all = append(tt.all, i)
+	})
+	ts := tt.all[at:len(tt.all):len(tt.all)]
+	tt.byToken[tok] = ts
+	return ts
 }
 
 // wordParts splits a hyphenated word: "cold-start" → "cold", "start".

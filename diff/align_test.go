@@ -411,3 +411,63 @@ func TestSimTableAdd(t *testing.T) {
 		})
 	}
 }
+
+// bodyTermsPlain is how the alignment read a section's text before the
+// terms of each token were remembered: every token classified and
+// stemmed where it occurs.
+func bodyTermsPlain(d *Document, si int, emit func(term string, inProse bool)) {
+	eachBodyToken(d, si, func(tok string, inProse bool) {
+		tokenTerms(tok, func(t string) { emit(t, inProse) })
+	})
+}
+
+// TestTokenTermIDs holds the remembered term ids of tokens to the terms
+// read afresh: the same terms, numbered in the same order, with the same
+// item-id marks, over the sections of variants that repeat their words.
+func TestTokenTermIDs(t *testing.T) {
+	var docs []*Document
+	for i := range 3 {
+		d, err := Parse(fmt.Sprintf("v%d.md", i+1), samplegen.Spec(uint64(i+1), 16<<10))
+		require.NoError(t, err)
+		docs = append(docs, d)
+	}
+	d, err := Parse("ids.md", []byte("# T\n\n## A\n\nSee NR-3, `cmd/main.go`, x-ray-z, cold-start and 2.1 in OV-4.\n\n| k | v |\n|---|---|\n| NR-3 | 12 |\n"))
+	require.NoError(t, err)
+	docs = append(docs, d)
+	plainIDs, cachedIDs := map[string]int32{}, map[string]int32{}
+	idIn := func(m map[string]int32) func(string) int32 {
+		return func(t string) int32 {
+			if i, ok := m[t]; ok {
+				return i
+			}
+			m[t] = int32(len(m))
+			return m[t]
+		}
+	}
+	plainID, cachedID := idIn(plainIDs), idIn(cachedIDs)
+	tt := newTokenTermIDs()
+	hits := 0
+	for _, d := range docs {
+		for si := range d.Sections {
+			type term struct {
+				id    int32
+				prose bool
+			}
+			var want, got []term
+			bodyTermsPlain(d, si, func(t string, inProse bool) {
+				want = append(want, term{plainID(t), inProse && !isPlainWord(t) && isHeadingIDTerm(t)})
+			})
+			eachBodyToken(d, si, func(tok string, inProse bool) {
+				if _, ok := tt.byToken[tok]; ok {
+					hits++
+				}
+				for _, i := range tt.ids(tok, cachedID) {
+					got = append(got, term{i, inProse && tt.proseID[i]})
+				}
+			})
+			require.Equal(t, want, got, "%s section %d", d.Name, si)
+		}
+	}
+	require.Equal(t, plainIDs, cachedIDs)
+	require.Positive(t, hits)
+}
