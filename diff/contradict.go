@@ -527,6 +527,7 @@ func detectOpposing(in DetectInput) []Contradiction {
 		n += len(in.Claims[v])
 	}
 	refs, items := make([]*Claim, 0, n), make([]keyed, 0, n)
+	denies := map[string]bool{} // the places with a negated claim
 	for v := range in.Claims {
 		where, whereOf := "", -2 // the place of section whereOf: claims come section by section
 		for ci := range in.Claims[v] {
@@ -541,8 +542,23 @@ func detectOpposing(in DetectInput) []Contradiction {
 			}
 			refs = append(refs, c)
 			items = append(items, keyed{group: where, words: c.sig})
+			if c.Negated {
+				denies[where] = true
+			}
 		}
 	}
+	// Claims cluster only within their place, and a cluster without a
+	// negated claim opposes nothing: the places where no claim denies
+	// anything are left out whole, which changes no other cluster and
+	// keeps the order of the others. Most places deny nothing.
+	k := 0
+	for i := range items {
+		if denies[items[i].group] {
+			refs[k], items[k] = refs[i], items[i]
+			k++
+		}
+	}
+	refs, items = refs[:k], items[:k]
 	var out []Contradiction
 	for _, members := range groupClusters(cluster(items, 0.8)) {
 		var pos, neg []*Claim

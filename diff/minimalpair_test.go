@@ -238,7 +238,11 @@ func detectMinimalPairsPlain(in DetectInput) []Contradiction {
 	return out
 }
 
-func TestMinimalPairsShapesChangeNothing(t *testing.T) {
+// detectorSets returns the variant sets the rules are held to their
+// plain forms on, aligned: generated variants, which repeat sentences,
+// and every set under testdata/sets.
+func detectorSets(t *testing.T) []DetectInput {
+	t.Helper()
 	var sets [][]*Document
 	var gen []*Document
 	for i := range 4 {
@@ -264,13 +268,74 @@ func TestMinimalPairsShapesChangeNothing(t *testing.T) {
 			sets = append(sets, docs)
 		}
 	}
-	found := 0
+	var out []DetectInput
 	for _, docs := range sets {
 		in := NewDetectInput(docs...)
 		in.Topics = exportTopics(docs, alignSections(docs))
+		out = append(out, in)
+	}
+	return out
+}
+
+func TestMinimalPairsShapesChangeNothing(t *testing.T) {
+	found := 0
+	for _, in := range detectorSets(t) {
 		want := detectMinimalPairsPlain(in)
 		found += len(want)
 		require.Equal(t, want, detectMinimalPairs(in))
 	}
 	require.Positive(t, found, "no set has a minimal pair: the test compares nothing")
+}
+
+// detectOpposingPlain is detectOpposing as it was before it left out the
+// places where no claim denies anything: every claim clustered.
+func detectOpposingPlain(in DetectInput) []Contradiction {
+	place := newTopicIndex(in)
+	n := 0 // at most every claim: sized once rather than grown by doubling
+	for v := range in.Claims {
+		n += len(in.Claims[v])
+	}
+	refs, items := make([]*Claim, 0, n), make([]keyed, 0, n)
+	for v := range in.Claims {
+		where, whereOf := "", -2 // the place of section whereOf: claims come section by section
+		for ci := range in.Claims[v] {
+			c := &in.Claims[v][ci]
+			// A table cell is a value, not a statement: "No (final step)"
+			// in a column denies nothing said elsewhere.
+			if len(c.sig) == 0 || c.Type == Dependency || in.Documents[v].Blocks[c.Block].Kind == TableRow {
+				continue
+			}
+			if c.Section != whereOf {
+				where, whereOf = place.of(v, c.Section), c.Section
+			}
+			refs = append(refs, c)
+			items = append(items, keyed{group: where, words: c.sig})
+		}
+	}
+	var out []Contradiction
+	for _, members := range groupClusters(cluster(items, 0.8)) {
+		var pos, neg []*Claim
+		for _, m := range members {
+			if refs[m].Negated {
+				neg = append(neg, refs[m])
+			} else {
+				pos = append(pos, refs[m])
+			}
+		}
+		if len(pos) == 0 || len(neg) == 0 {
+			continue
+		}
+		out = append(out, polarityContradictions(pos, neg)...)
+	}
+	return out
+}
+
+func TestOpposingPlacesChangeNothing(t *testing.T) {
+	found := 0
+	for _, in := range detectorSets(t) {
+		want := detectOpposingPlain(in)
+		found += len(want)
+		require.Equal(t, want, detectOpposing(in))
+	}
+	require.Positive(t, found, "no set has opposing claims: the test compares nothing")
 }
