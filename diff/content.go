@@ -747,23 +747,44 @@ func contradictionPoints(docs []*Document, cs []Contradiction) []Point {
 // quotes: each variant's cell lists its quotes with their lines ("—" where
 // it has none), its section is that of its first quote.
 func cite(docs []*Document, p *Point, claims []Claim) {
-	cells := make([][]string, len(docs))
+	// Each variant's quotes, "“%s” (L%d)" as fmt.Sprintf writes them,
+	// joined by " vs " as they come: written into one text per variant,
+	// sized once (a clipped quote is at most 160 bytes and "…"), rather
+	// than a string per quote joined afterwards.
+	size := make([]int, len(docs))
+	for _, cl := range claims {
+		if cl.Variant >= 0 && cl.Variant < len(docs) {
+			size[cl.Variant] += len(" vs “” (L)") + min(len(cl.Quote), 160+len("…")) + 20
+		}
+	}
+	texts := make([]strings.Builder, len(docs))
+	var num [20]byte
 	for _, cl := range claims {
 		if cl.Variant < 0 || cl.Variant >= len(docs) {
 			continue
 		}
-		cells[cl.Variant] = append(cells[cl.Variant], "“"+clip(cl.Quote, 160)+"” (L"+strconv.Itoa(cl.Line)+")") // as fmt.Sprintf("“%s” (L%d)") writes it
+		t := &texts[cl.Variant]
+		if t.Len() > 0 {
+			t.WriteString(" vs ")
+		} else {
+			t.Grow(size[cl.Variant])
+		}
+		t.WriteString("“")
+		t.WriteString(clip(cl.Quote, 160))
+		t.WriteString("” (L")
+		t.Write(strconv.AppendInt(num[:0], int64(cl.Line), 10))
+		t.WriteByte(')')
 		if p.Positions[cl.Variant].Section < 0 {
 			p.Positions[cl.Variant].Section = cl.Section
 		}
 		p.Evidence = append(p.Evidence, Evidence{Variant: cl.Variant, Section: sectionRef(docs[cl.Variant], cl.Section), Line: cl.Line, Quote: cl.Quote})
 	}
 	for v := range docs {
-		if len(cells[v]) == 0 {
+		if texts[v].Len() == 0 {
 			p.Positions[v].Text = "—"
 			continue
 		}
-		p.Positions[v].Text = strings.Join(cells[v], " vs ")
+		p.Positions[v].Text = texts[v].String()
 	}
 }
 
