@@ -3,6 +3,7 @@ package debate
 import (
 	"fmt"
 	"math"
+	mathbits "math/bits"
 	"regexp"
 	"slices"
 	"sort"
@@ -267,10 +268,10 @@ func measureVariant(m *memo, a *diff.Analysis, points []diff.Point, v Variant) *
 	vm, _ := memoGet(m, "variant-measures\x00"+v.Label, func() (*variantMeasures, error) {
 		idx := variantIndex(a, v.Label)
 		out := &variantMeasures{idx: idx, facts: measureDoc(a, idx, v.Doc), marks: make([]mark, len(points))}
-		sets := evidenceSets(m, points)
+		conflicts := conflictsOf(m, points)
 		for k, p := range points {
 			if p.Category != diff.CategoryStructural {
-				out.marks[k] = finishMark(p, idx, markPoint(m, p, idx, v.Doc, out.facts, nil, sets[k]))
+				out.marks[k] = finishMark(p, idx, markPoint(m, p, idx, v.Doc, out.facts, nil, conflicts[k]))
 			}
 		}
 		return out, nil
@@ -278,26 +279,122 @@ func measureVariant(m *memo, a *diff.Analysis, points []diff.Point, v Variant) *
 	return vm
 }
 
-// evidenceSets returns, for each cross-variant contradiction among the
-// points, the word sets of its evidence quotes (by the evidence's place),
-// once per run: every variant's contradictionMark compares its own quotes
-// with all the others', and looking each quote up in the run's memo once
-// per variant cost more than the comparisons.
-func evidenceSets(m *memo, points []diff.Point) [][]words.Set {
-	sets, _ := memoGet(m, "evidence-sets", func() ([][]words.Set, error) {
-		out := make([][]words.Set, len(points))
-		for k, p := range points {
-			if p.Category != diff.CategoryContradiction || p.Scope == diff.IntraVariant {
-				continue
-			}
-			out[k] = make([]words.Set, len(p.Evidence))
-			for j, e := range p.Evidence {
-				out[k][j] = m.quoteSet(e.Quote)
+// conflictsOf returns, for each contradiction among the points, what
+// contradictionMark reads of it from any variant's side (see
+// newConflictEvidence), once per run: every variant's mark looks at the
+// same statements, and comparing each variant's statements with all the
+// others' from every side compared each pair twice, with the quotes
+// trimmed again for every comparison.
+func conflictsOf(m *memo, points []diff.Point) []*conflictEvidence {
+	out, _ := memoGet(m, "conflict-evidence", func() ([]*conflictEvidence, error) {
+		out := make([]*conflictEvidence, len(points))
+		sets := map[string]words.Set{} // by quote: many statements are cited by several points
+		for k := range points {
+			if points[k].Category == diff.CategoryContradiction {
+				out[k] = newConflictEvidence(&points[k], sets)
 			}
 		}
 		return out, nil
 	})
-	return sets
+	return out
+}
+
+// conflictEvidence is a contradiction's statements grouped by variant
+// and, for a cross-variant conflict, which statements state the same.
+type conflictEvidence struct {
+	variants []int   // the variants with a statement, in order of their first
+	places   [][]int // places[k]: the places in p.Evidence of variants[k]'s statements, in order
+	// agrees holds, for each statement of a cross-variant conflict (by
+	// place), the variants (as bits) with a statement that states the
+	// same (sameStatement); nil when a variant's index does not fit the
+	// bits, and then sets holds the statements' word sets instead.
+	agrees []uint64
+	sets   []words.Set
+}
+
+// places returns the places in the evidence of variant v's statements.
+func (c *conflictEvidence) placesOf(v int) []int {
+	for k, w := range c.variants {
+		if w == v {
+			return c.places[k]
+		}
+	}
+	return nil
+}
+
+func newConflictEvidence(p *diff.Point, sets map[string]words.Set) *conflictEvidence {
+	c := &conflictEvidence{}
+	fits := true
+	for j, e := range p.Evidence {
+		k := slices.Index(c.variants, e.Variant)
+		if k < 0 {
+			k = len(c.variants)
+			c.variants = append(c.variants, e.Variant)
+			c.places = append(c.places, nil)
+		}
+		c.places[k] = append(c.places[k], j)
+		fits = fits && e.Variant >= 0 && e.Variant < 64
+	}
+	if p.Scope == diff.IntraVariant || len(c.variants) < 2 {
+		return c
+	}
+	ss := make([]words.Set, len(p.Evidence))
+	for j, e := range p.Evidence {
+		s, ok := sets[e.Quote]
+		if !ok {
+			s = words.NewSet(e.Quote)
+			sets[e.Quote] = s
+		}
+		ss[j] = s
+	}
+	if !fits {
+		c.sets = ss
+		return c
+	}
+	trimmed := make([]string, len(p.Evidence))
+	ascii := make([]bool, len(p.Evidence))
+	for j, e := range p.Evidence {
+		trimmed[j] = strings.TrimSpace(e.Quote)
+		ascii[j] = isASCII(trimmed[j])
+	}
+	c.agrees = make([]uint64, len(p.Evidence))
+	for j, ej := range p.Evidence {
+		bj := uint64(1) << ej.Variant
+		for o := j + 1; o < len(p.Evidence); o++ {
+			vo := p.Evidence[o].Variant
+			if vo == ej.Variant {
+				continue
+			}
+			bo := uint64(1) << vo
+			if c.agrees[j]&bo != 0 && c.agrees[o]&bj != 0 {
+				continue // both already known to agree with the other's variant
+			}
+			// A byte length apart, ASCII texts cannot be equal without case.
+			same := diceAtLeast90(ss[j], ss[o]) ||
+				(!ascii[j] || !ascii[o] || len(trimmed[j]) == len(trimmed[o])) && strings.EqualFold(trimmed[j], trimmed[o])
+			if same {
+				c.agrees[j] |= bo
+				c.agrees[o] |= bj
+			}
+		}
+	}
+	return c
+}
+
+// sameStatement reports whether two statements of a contradiction state
+// the same: nearly the same words, or the same text but for case and
+// surrounding space.
+func sameStatement(a, b words.Set, qa, qb string) bool {
+	return diceAtLeast90(a, b) || strings.EqualFold(strings.TrimSpace(qa), strings.TrimSpace(qb))
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // finishMark sets whether the variant takes a position on the point and
@@ -329,9 +426,9 @@ func coveredTopics(a *diff.Analysis, vars []Variant) []diff.Topic {
 	return out
 }
 
-// markPoint measures variant idx on point p; sets are the word sets of a
-// contradiction's evidence quotes (see evidenceSets).
-func markPoint(run *memo, p diff.Point, idx int, d *diff.Document, f *docFacts, topics []diff.Topic, sets []words.Set) mark {
+// markPoint measures variant idx on point p; c is a contradiction's
+// evidence (see conflictsOf).
+func markPoint(run *memo, p diff.Point, idx int, d *diff.Document, f *docFacts, topics []diff.Topic, c *conflictEvidence) mark {
 	switch p.Category {
 	case diff.CategoryStructural:
 		return structureMark(p, idx, d, f, topics)
@@ -341,7 +438,7 @@ func markPoint(run *memo, p diff.Point, idx int, d *diff.Document, f *docFacts, 
 		}
 		return mark{measure: "does not cover the topic"}
 	case diff.CategoryContradiction:
-		return contradictionMark(p, idx, f, sets)
+		return contradictionMark(p, idx, f, c)
 	default: // unique contribution
 		if len(p.Variants) > 0 && p.Variants[0] == idx {
 			m := evidenceMark(p, idx)
@@ -501,15 +598,12 @@ func structureMark(p diff.Point, idx int, d *diff.Document, f *docFacts, topics 
 // same and when it is concrete; a variant that contradicts itself is weak;
 // a variant that takes no side neither wins nor loses much.
 //
-// sets are the word sets of p's evidence quotes, by their place in
-// p.Evidence, for a cross-variant conflict.
-func contradictionMark(p diff.Point, idx int, f *docFacts, sets []words.Set) mark {
-	var own []int // places in p.Evidence of the variant's own statements
-	for j, e := range p.Evidence {
-		if e.Variant == idx {
-			own = append(own, j)
-		}
+// c is p's evidence grouped by variant (see conflictsOf); nil computes it.
+func contradictionMark(p diff.Point, idx int, f *docFacts, c *conflictEvidence) mark {
+	if c == nil {
+		c = newConflictEvidence(&p, map[string]words.Set{})
 	}
+	own := c.placesOf(idx) // places in p.Evidence of the variant's own statements
 	consistency := 1 - math.Min(1, float64(len(f.conflicts))/3)
 	if p.Scope == diff.IntraVariant {
 		if len(own) > 0 {
@@ -528,45 +622,52 @@ func contradictionMark(p diff.Point, idx int, f *docFacts, sets []words.Set) mar
 		return mark{score: 0.2, measure: "takes no position on it"}
 	}
 	// The other variants that state something on it, and those of them
-	// that state the same: a handful each, so lists rather than maps.
-	var claimers, agree []int
-	for j, e := range p.Evidence {
-		if e.Variant == idx {
-			continue
-		}
-		if !slices.Contains(claimers, e.Variant) {
-			claimers = append(claimers, e.Variant)
-		}
-		if slices.Contains(agree, e.Variant) {
-			continue
-		}
-		theirs := sets[j]
+	// that state the same.
+	claimers, agree := len(c.variants)-1, 0
+	if c.agrees != nil {
+		var bits uint64
 		for _, o := range own {
-			if diceAtLeast90(theirs, sets[o]) || strings.EqualFold(strings.TrimSpace(e.Quote), strings.TrimSpace(p.Evidence[o].Quote)) {
-				agree = append(agree, e.Variant)
-				break
+			bits |= c.agrees[o]
+		}
+		agree = mathbits.OnesCount64(bits &^ (1 << idx))
+	} else {
+		for k, w := range c.variants {
+			if w == idx {
+				continue
+			}
+		their:
+			for _, j := range c.places[k] {
+				for _, o := range own {
+					if sameStatement(c.sets[j], c.sets[o], p.Evidence[j].Quote, p.Evidence[o].Quote) {
+						agree++
+						break their
+					}
+				}
 			}
 		}
 	}
 	corroboration := 0.0
-	if len(claimers) > 0 {
-		corroboration = float64(len(agree)) / float64(len(claimers))
+	if claimers > 0 {
+		corroboration = float64(agree) / float64(claimers)
 	}
+	// The mark starts from the variant's first statement (evidenceMark).
+	first := p.Evidence[own[0]]
+	ownMark := func() mark { return mark{quote: quoteOf(first.Quote), line: first.Line, section: first.Section} }
 	// A labelled judgement (a verdict, a severity) is corroborated by the
 	// other reviewers who reach the same one, however they word it.
 	for _, o := range own {
 		if fs, ok := f.fields[p.Evidence[o].Line]; ok && fs.others > 0 {
-			m := evidenceMark(p, idx)
+			m := ownMark()
 			share := float64(fs.agree) / float64(fs.others)
 			m.score = 0.3 + 0.6*share
 			m.measure = strconv.Itoa(fs.agree) + " of " + strconv.Itoa(fs.others) + " other variants that give this field reach the same value"
 			return m
 		}
 	}
-	concrete := lexicon.ConcreteCount(p.Evidence[own[0]].Quote)
-	m := evidenceMark(p, idx)
+	concrete := lexicon.ConcreteCount(first.Quote)
+	m := ownMark()
 	m.score = 0.35 + 0.3*corroboration + 0.15*math.Min(1, float64(concrete)/2) + 0.1*consistency
-	m.measure = strconv.Itoa(len(agree)) + " of " + strconv.Itoa(len(claimers)) + " other variants that take a side state the same, " + strconv.Itoa(concrete) + " concrete"
+	m.measure = strconv.Itoa(agree) + " of " + strconv.Itoa(claimers) + " other variants that take a side state the same, " + strconv.Itoa(concrete) + " concrete"
 	if len(own) > 1 {
 		m.score -= 0.3
 		m.measure += ", conflicting with itself"

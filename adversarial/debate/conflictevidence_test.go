@@ -1,0 +1,71 @@
+package debate
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/crucible-go/crucible/diff"
+	"github.com/crucible-go/crucible/internal/samplegen"
+	"github.com/crucible-go/crucible/internal/words"
+)
+
+// TestConflictEvidenceAgreesWithPairwise checks that the statements a
+// contradiction's variants share, worked out once per point as bits, give
+// every variant the mark that comparing its own statements with each
+// other variant's gives (the path of a variant index past the bits).
+func TestConflictEvidenceAgreesWithPairwise(t *testing.T) {
+	analyses := map[string]*diff.Analysis{}
+	for _, set := range []string{"contradictions", "content", "styles"} {
+		analyses[set] = setInput(t, set, nil).Analysis
+	}
+	// Synthetic specifications repeat statements across many variants:
+	// contradictions with dozens of statements, many alike.
+	var docs []*diff.Document
+	for i := range 6 {
+		d, err := diff.Parse(fmt.Sprintf("v%d.md", i), samplegen.Spec(uint64(i+1), 24<<10))
+		require.NoError(t, err)
+		docs = append(docs, d)
+	}
+	a, err := diff.Analyze(context.Background(), docs, diff.WithClock(fixedClock))
+	require.NoError(t, err)
+	analyses["synthetic"] = a
+	for set, a := range analyses {
+		checked := 0
+		for _, p := range a.Points {
+			if p.Category != diff.CategoryContradiction || p.Scope == diff.IntraVariant {
+				continue
+			}
+			fast := newConflictEvidence(&p, map[string]words.Set{})
+			slow := *fast
+			slow.agrees = nil
+			for _, e := range p.Evidence {
+				slow.sets = append(slow.sets, words.NewSet(e.Quote))
+			}
+			for idx := range a.Variants {
+				f := &docFacts{}
+				require.Equal(t, contradictionMark(p, idx, f, &slow), contradictionMark(p, idx, f, fast), fmt.Sprintf("%s %s variant %d", set, p.ID, idx))
+				checked++
+			}
+		}
+		t.Logf("%s: %d marks", set, checked)
+	}
+}
+
+// TestConflictEvidenceSameStatement covers the two ways statements agree:
+// nearly the same words, or the same text but for case and surrounding
+// space (which a set without significant words cannot tell).
+func TestConflictEvidenceSameStatement(t *testing.T) {
+	p := diff.Point{Category: diff.CategoryContradiction, Scope: diff.CrossVariant, Evidence: []diff.Evidence{
+		{Variant: 0, Quote: "The cache holds entries for 5 minutes."},
+		{Variant: 1, Quote: "  the cache holds entries for 5 minutes. "},
+		{Variant: 2, Quote: "The queue drops stale messages after an hour."},
+		{Variant: 3, Quote: "It is."},
+		{Variant: 4, Quote: "IT IS."},
+	}}
+	c := newConflictEvidence(&p, map[string]words.Set{})
+	require.Equal(t, []uint64{1 << 1, 1 << 0, 0, 1 << 4, 1 << 3}, c.agrees)
+	require.Equal(t, []int{0, 1, 2, 3, 4}, c.variants)
+}
