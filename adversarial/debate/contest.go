@@ -47,23 +47,18 @@ func contestedPoints(in Input, points []diff.Point, m *memo) []string {
 	views := make([]*docView, len(a.Variants)) // by analysis index; nil when not debated
 	for _, v := range in.Variants {
 		if i := variantIndex(a, v.Label); i >= 0 {
-			views[i] = docViewOf(m, v, i)
+			views[i] = docViewOf(m, a, v, i)
 		}
 	}
-	var conflicts []diff.Point
-	for _, p := range a.Points {
-		if p.Category == diff.CategoryContradiction && p.Scope != diff.IntraVariant {
-			conflicts = append(conflicts, p)
-		}
-	}
-	idx := newPlaceIndex(a, views, conflicts)
+	cs := conflictsIn(m, a)
+	idx := placeIndex{views: views, conflicts: cs}
 	out := []string{}
 	for _, p := range points {
 		switch p.Category {
 		case diff.CategoryUnique:
 			continue
 		case diff.CategoryContent:
-			if !opposed(a, views, p, conflicts, idx) {
+			if !opposed(a, views, p, idx) {
 				continue
 			}
 		}
@@ -72,18 +67,59 @@ func contestedPoints(in Input, points []diff.Point, m *memo) []string {
 	return out
 }
 
+// conflictList is the analysis's cross-variant contradictions, the ones
+// that can make a content point opposed.
+type conflictList struct {
+	points []*diff.Point // in the analysis's Points
+	// from holds where each conflict's statements start in a list of
+	// every conflict's statements, one after the other.
+	from []int
+	n    int // statements in all
+}
+
+// conflictsIn returns the analysis's cross-variant contradictions, once
+// per run (m is the run's memo).
+func conflictsIn(m *memo, a *diff.Analysis) *conflictList {
+	cl, _ := memoGet(m, "contest-conflicts", func() (*conflictList, error) {
+		cl := &conflictList{}
+		for i := range a.Points {
+			if p := &a.Points[i]; p.Category == diff.CategoryContradiction && p.Scope != diff.IntraVariant {
+				cl.points = append(cl.points, p)
+				cl.from = append(cl.from, cl.n)
+				cl.n += len(p.Evidence)
+			}
+		}
+		return cl, nil
+	})
+	return cl
+}
+
 // placeIndex lists, by variant and section, the field disagreements with
 // a value there and the conflicts with a statement there, so that a
 // content point looks only at those under its own sections instead of
 // every one of the analysis. A section and its subsections are a run of
 // consecutive section indexes, so each variant's lists are kept in
-// section order: the entries under a section are one slice.
+// section order: the entries under a section are one slice. A variant's
+// lists depend on the variant alone: its view keeps them (see places).
 type placeIndex struct {
-	fields    []sectionLists // by variant; empty when not debated
-	conflicts []sectionLists
-	// at holds, for each conflict, the section of each of its statements
-	// in a debated variant (-1 elsewhere), in evidence order.
-	at [][]int
+	views     []*docView // by variant; nil when not debated
+	conflicts *conflictList
+}
+
+// variantPlaces are one variant's lists of a placeIndex.
+type variantPlaces struct {
+	fields    sectionLists // indexes in the analysis's Fields
+	conflicts sectionLists // indexes in the conflictList
+	// at holds the section of each of the variant's statements in the
+	// conflicts, by the statement's place in the conflictList's list of
+	// statements (-1 for the other variants' statements).
+	at []int
+}
+
+// sectionOf returns the section of statement k of conflict xi, which
+// must be a debated variant's.
+func (idx placeIndex) sectionOf(xi, k, v int) int {
+	return idx.views[v].places(idx.conflicts).at[idx.conflicts.from[xi]+k]
 }
 
 // sectionLists holds indexes grouped by section, in section order:
@@ -126,36 +162,37 @@ func newSectionLists(sections int, pairs [][2]int) sectionLists {
 	return l
 }
 
-func newPlaceIndex(a *diff.Analysis, views []*docView, conflicts []diff.Point) placeIndex {
-	idx := placeIndex{fields: make([]sectionLists, len(views)), conflicts: make([]sectionLists, len(views)),
-		at: make([][]int, len(conflicts))}
-	fields := make([][][2]int, len(views))
+// places returns the variant's lists of the place index, built once.
+func (dv *docView) places(cl *conflictList) *variantPlaces {
+	dv.placesOnce.Do(func() { dv.placeLists = newVariantPlaces(dv, cl) })
+	return dv.placeLists
+}
+
+func newVariantPlaces(dv *docView, cl *conflictList) *variantPlaces {
+	a, v := dv.analysis, dv.variant
+	vp := &variantPlaces{at: make([]int, cl.n)}
+	var fields [][2]int
 	for fi, f := range a.Fields {
 		for _, fv := range f.Values {
-			if fv.Variant >= 0 && fv.Variant < len(views) && views[fv.Variant] != nil {
-				fields[fv.Variant] = append(fields[fv.Variant], [2]int{fv.Section, fi})
+			if fv.Variant == v {
+				fields = append(fields, [2]int{fv.Section, fi})
 			}
 		}
 	}
-	stmts := make([][][2]int, len(views))
-	for xi, x := range conflicts {
-		idx.at[xi] = make([]int, len(x.Evidence))
+	var stmts [][2]int
+	for xi, x := range cl.points {
 		for k, e := range x.Evidence {
-			idx.at[xi][k] = -1
-			if e.Variant >= 0 && e.Variant < len(views) && views[e.Variant] != nil {
-				s := sectionOfLine(views[e.Variant].doc, e.Line)
-				idx.at[xi][k] = s
-				stmts[e.Variant] = append(stmts[e.Variant], [2]int{s, xi})
+			at := -1
+			if e.Variant == v {
+				at = sectionOfLine(dv.doc, e.Line)
+				stmts = append(stmts, [2]int{at, xi})
 			}
+			vp.at[cl.from[xi]+k] = at
 		}
 	}
-	for v, dv := range views {
-		if dv != nil {
-			idx.fields[v] = newSectionLists(len(dv.doc.Sections), fields[v])
-			idx.conflicts[v] = newSectionLists(len(dv.doc.Sections), stmts[v])
-		}
-	}
-	return idx
+	vp.fields = newSectionLists(len(dv.doc.Sections), fields)
+	vp.conflicts = newSectionLists(len(dv.doc.Sections), stmts)
+	return vp
 }
 
 // near returns the field disagreements and conflicts with a value or a
@@ -166,7 +203,8 @@ func newPlaceIndex(a *diff.Analysis, views []*docView, conflicts []diff.Point) p
 // compares a whole document in one variant with one section in another
 // looks at the few under that section, not at every one in the document.
 // The lists are sorted and without repeats.
-func (idx placeIndex) near(views []*docView, p diff.Point) (fields, conflicts []int) {
+func (idx placeIndex) near(p diff.Point) (fields, conflicts []int) {
+	views := idx.views
 	type span struct{ v, top, end int }
 	var spans []span
 	for v := range p.Positions {
@@ -176,23 +214,24 @@ func (idx placeIndex) near(views []*docView, p diff.Point) (fields, conflicts []
 		}
 		spans = append(spans, span{v, top, subtreeEnd(views[v].doc, top)})
 	}
-	gather := func(lists []sectionLists) []int {
+	gather := func(lists func(v int) sectionLists) []int {
 		largest, most := -1, -1
 		for k, sp := range spans {
-			if n := len(lists[sp.v].under(sp.top, sp.end)); n > most {
+			if n := len(lists(sp.v).under(sp.top, sp.end)); n > most {
 				largest, most = k, n
 			}
 		}
 		var out []int
 		for k, sp := range spans {
 			if k != largest {
-				out = append(out, lists[sp.v].under(sp.top, sp.end)...)
+				out = append(out, lists(sp.v).under(sp.top, sp.end)...)
 			}
 		}
 		slices.Sort(out)
 		return slices.Compact(out)
 	}
-	return gather(idx.fields), gather(idx.conflicts)
+	return gather(func(v int) sectionLists { return views[v].places(idx.conflicts).fields }),
+		gather(func(v int) sectionLists { return views[v].places(idx.conflicts).conflicts })
 }
 
 // subtreeEnd returns the index after the last subsection of section top.
@@ -206,29 +245,37 @@ func subtreeEnd(d *diff.Document, top int) int {
 // its labelled fields by section and the sections whose own text commits
 // to something.
 type docView struct {
-	doc     *diff.Document
-	fields  map[int][]diff.Field
-	commits map[int]bool // a prescription, a technology or a measured value of the section's own
+	doc      *diff.Document
+	analysis *diff.Analysis
+	variant  int // the analysis's index of the variant
+	fields   map[int][]diff.Field
+	commits  map[int]bool // a prescription, a technology or a measured value of the section's own
 	// own holds each section's own text (see ownTextOf), built the first
 	// time a point asks for it: many points compare the same section, and
 	// building its word set is most of what comparing it costs.
 	own []ownTextCell
+	// placeLists are the variant's lists of the contested points' place
+	// index (see places).
+	placesOnce sync.Once
+	placeLists *variantPlaces
 }
 
 type ownTextCell struct {
-	once sync.Once
-	t    ownText
+	once       sync.Once
+	t          ownText
+	fieldsOnce sync.Once
+	fields     []shortField // see shortFields
 }
 
 // docViewOf returns variant v's view (at index i of the analysis), kept
 // in m.
-func docViewOf(m *memo, v Variant, i int) *docView {
-	dv, _ := memoGet(m, "doc-view\x00"+v.Label, func() (*docView, error) { return newDocView(v.Doc, i), nil })
+func docViewOf(m *memo, a *diff.Analysis, v Variant, i int) *docView {
+	dv, _ := memoGet(m, "doc-view\x00"+v.Label, func() (*docView, error) { return newDocView(a, v.Doc, i), nil })
 	return dv
 }
 
-func newDocView(d *diff.Document, v int) *docView {
-	dv := &docView{doc: d, fields: map[int][]diff.Field{}, commits: map[int]bool{}, own: make([]ownTextCell, len(d.Sections))}
+func newDocView(a *diff.Analysis, d *diff.Document, v int) *docView {
+	dv := &docView{doc: d, analysis: a, variant: v, fields: map[int][]diff.Field{}, commits: map[int]bool{}, own: make([]ownTextCell, len(d.Sections))}
 	// The fields grouped by section, in their order, without copying them
 	// again: counted first, then each section's are a slice of one array.
 	fields := diff.ExtractFields(d, v)
@@ -257,7 +304,7 @@ func newDocView(d *diff.Document, v int) *docView {
 
 // opposed reports whether two or more debated variants take positions on
 // content point p (see the rule above).
-func opposed(a *diff.Analysis, views []*docView, p diff.Point, conflicts []diff.Point, idx placeIndex) bool {
+func opposed(a *diff.Analysis, views []*docView, p diff.Point, idx placeIndex) bool {
 	// view returns variant v's view and the section p compares of it,
 	// when v is debated and p compares one.
 	view := func(v int) (*docView, int, bool) {
@@ -272,7 +319,7 @@ func opposed(a *diff.Analysis, views []*docView, p diff.Point, conflicts []diff.
 		dv, top, ok := view(v)
 		return ok && under(dv.doc, s, top)
 	}
-	fieldsNear, conflictsNear := idx.near(views, p)
+	fieldsNear, conflictsNear := idx.near(p)
 	for _, fi := range fieldsNear {
 		f := a.Fields[fi]
 		var vals []diff.FieldValue
@@ -286,22 +333,30 @@ func opposed(a *diff.Analysis, views []*docView, p diff.Point, conflicts []diff.
 		}
 	}
 	for _, xi := range conflictsNear {
-		x := conflicts[xi]
-		seen := map[int]bool{}
+		x := idx.conflicts.points[xi]
+		first := -1 // the first variant with a statement in a compared section
 		for k, e := range x.Evidence {
-			if _, _, ok := view(e.Variant); ok && inSection(e.Variant, idx.at[xi][k]) {
-				seen[e.Variant] = true
+			if e.Variant == first {
+				continue
 			}
-		}
-		if len(seen) >= 2 {
-			return true
+			if _, _, ok := view(e.Variant); ok && inSection(e.Variant, idx.sectionOf(xi, k, e.Variant)) {
+				if first >= 0 {
+					return true // a second variant's
+				}
+				first = e.Variant
+			}
 		}
 	}
 	if ownFieldsDiffer(views, p) {
 		return true
 	}
 	// Failing a detected conflict, the variants' own texts must state
-	// something, differ and answer the same question.
+	// something, differ and answer the same question. The headings are
+	// compared first: their words are few, and a point whose headings
+	// share none needs no word set of the texts.
+	if !sameSubject(views, p) {
+		return false
+	}
 	var texts []ownText
 	committing := 0
 	for v := range p.Positions {
@@ -318,9 +373,6 @@ func opposed(a *diff.Analysis, views []*docView, p diff.Point, conflicts []diff.
 	}
 	if len(texts) < 2 {
 		return false // one variant's text: coverage, not a position
-	}
-	if !sameSubject(views, p) {
-		return false
 	}
 	differ, shareLabels, apart := false, false, false
 	for i, x := range texts {
@@ -404,39 +456,69 @@ func buildOwnText(dv *docView, s int) ownText {
 // across the documents by item; this catches those of the aligned
 // sections themselves, whatever their items are called.
 func ownFieldsDiffer(views []*docView, p diff.Point) bool {
-	values := map[string]map[int]string{} // field → variant → its first value
+	var first map[string]string // field → the first variant's value
 	for v, pos := range p.Positions {
 		if v >= len(views) || views[v] == nil || pos.Section < 0 {
 			continue
 		}
-		for _, f := range views[v].fields[pos.Section] {
-			val := normalValue(f.Value)
-			if val == "" || hasFields(val, 4) { // more than three words
-				continue
+		for _, f := range views[v].shortFields(pos.Section) {
+			if first == nil {
+				first = map[string]string{}
 			}
-			key := normalValue(f.Name)
-			if f.Form == diff.FormTable {
-				key += "\x00" + normalValue(f.Item)
-			}
-			if values[key] == nil {
-				values[key] = map[int]string{}
-			}
-			if _, ok := values[key][v]; !ok {
-				values[key][v] = val
-			}
-		}
-	}
-	for _, byVariant := range values {
-		first := ""
-		for _, val := range byVariant {
-			if first == "" {
-				first = val
-			} else if val != first {
+			if val, ok := first[f.key]; !ok {
+				first[f.key] = f.val
+			} else if val != f.val {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// shortField is a labelled field of a section's own with a short value,
+// as ownFieldsDiffer compares it: the field's key (its name, and a
+// table's item) and its value, normalised.
+type shortField struct{ key, val string }
+
+// shortFields returns the short fields of section s, the first value of
+// each key, built once per section: every point that compares the section
+// reads them.
+func (dv *docView) shortFields(s int) []shortField {
+	if s < 0 || s >= len(dv.own) {
+		return buildShortFields(dv.fields[s])
+	}
+	c := &dv.own[s]
+	c.fieldsOnce.Do(func() { c.fields = buildShortFields(dv.fields[s]) })
+	return c.fields
+}
+
+func buildShortFields(fields []diff.Field) []shortField {
+	var out []shortField
+	var seen map[string]bool // the keys in out, for a section of many fields (a table's)
+	if len(fields) > 8 {
+		seen = make(map[string]bool, len(fields))
+	}
+	for _, f := range fields {
+		val := normalValue(f.Value)
+		if val == "" || hasFields(val, 4) { // more than three words
+			continue
+		}
+		key := normalValue(f.Name)
+		if f.Form == diff.FormTable {
+			key += "\x00" + normalValue(f.Item)
+		}
+		switch {
+		case seen != nil:
+			if seen[key] {
+				continue
+			}
+			seen[key] = true
+		case slices.ContainsFunc(out, func(o shortField) bool { return o.key == key }):
+			continue
+		}
+		out = append(out, shortField{key, val})
+	}
+	return out
 }
 
 // normalValue is a field's name or value compared: lower case, markup and

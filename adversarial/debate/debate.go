@@ -743,7 +743,7 @@ func warmMeasures(ctx context.Context, first *firstTurns, m *memo, in Input, poi
 			}
 			measureVariant(m.root(), in.Analysis, points, v)
 			if i := variantIndex(in.Analysis, v.Label); i >= 0 {
-				docViewOf(m.root(), v, i) // what the final's contested points read
+				docViewOf(m.root(), in.Analysis, v, i) // what the final's contested points read
 			}
 		}
 	}()
