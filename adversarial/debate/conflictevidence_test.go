@@ -64,8 +64,24 @@ func TestConflictEvidenceSameStatement(t *testing.T) {
 		{Variant: 2, Quote: "The queue drops stale messages after an hour."},
 		{Variant: 3, Quote: "It is."},
 		{Variant: 4, Quote: "IT IS."},
+		{Variant: 5, Quote: "Raise the cache ſize"}, // long s: folds to s, though not lower-cased to it
+		{Variant: 6, Quote: "raise the cache size "},
 	}}
 	c := newConflictEvidence(&p, map[string]words.Set{})
-	require.Equal(t, []uint64{1 << 1, 1 << 0, 0, 1 << 4, 1 << 3}, c.agrees)
-	require.Equal(t, []int{0, 1, 2, 3, 4}, c.variants)
+	others := make([]uint64, len(c.agrees)) // without the statement's own variant
+	for j, bits := range c.agrees {
+		others[j] = bits &^ (1 << p.Evidence[j].Variant)
+	}
+	require.Equal(t, []uint64{1 << 1, 1 << 0, 0, 1 << 4, 1 << 3, 1 << 6, 1 << 5}, others)
+	require.Equal(t, []int{0, 1, 2, 3, 4, 5, 6}, c.variants)
+}
+
+// TestSharedExtracts checks that the read-only claims and fields the
+// views read are what ExtractClaims and ExtractFields copy for variant 0.
+func TestSharedExtracts(t *testing.T) {
+	for _, d := range loadSet(t, "contradictions") {
+		require.Equal(t, diff.ExtractClaims(d, 0), diff.SharedClaims(d), d.Name)
+		require.Equal(t, diff.ExtractFields(d, 0), diff.SharedFields(d), d.Name)
+		require.NotEmpty(t, diff.SharedClaims(d), d.Name)
+	}
 }

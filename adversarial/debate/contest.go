@@ -276,26 +276,45 @@ func docViewOf(m *memo, a *diff.Analysis, v Variant, i int) *docView {
 
 func newDocView(a *diff.Analysis, d *diff.Document, v int) *docView {
 	dv := &docView{doc: d, analysis: a, variant: v, fields: map[int][]diff.Field{}, commits: map[int]bool{}, own: make([]ownTextCell, len(d.Sections))}
-	// The fields grouped by section, in their order, without copying them
-	// again: counted first, then each section's are a slice of one array.
-	fields := diff.ExtractFields(d, v)
-	count := map[int]int{}
-	for _, f := range fields {
-		count[f.Section]++
+	// The fields grouped by section, in their order: the document's own
+	// slice, read-only (the view reads no field's variant), in which a
+	// section's fields follow one another when their sections never go
+	// back; else copied, counted first, each section's a slice of one
+	// array.
+	fields := diff.SharedFields(d)
+	ordered := true
+	for i := 1; i < len(fields) && ordered; i++ {
+		ordered = fields[i].Section >= fields[i-1].Section
 	}
-	grouped := make([]diff.Field, 0, len(fields))
-	for _, f := range fields {
-		if got, ok := dv.fields[f.Section]; ok {
-			dv.fields[f.Section] = append(got, f)
-			continue
+	if ordered {
+		for i := 0; i < len(fields); {
+			j := i + 1
+			for j < len(fields) && fields[j].Section == fields[i].Section {
+				j++
+			}
+			dv.fields[fields[i].Section] = fields[i:j:j]
+			i = j
 		}
-		n := count[f.Section]
-		start := len(grouped)
-		grouped = grouped[:start+n]
-		dv.fields[f.Section] = append(grouped[start:start:start+n], f)
+	} else {
+		count := map[int]int{}
+		for _, f := range fields {
+			count[f.Section]++
+		}
+		grouped := make([]diff.Field, 0, len(fields))
+		for _, f := range fields {
+			if got, ok := dv.fields[f.Section]; ok {
+				dv.fields[f.Section] = append(got, f)
+				continue
+			}
+			n := count[f.Section]
+			start := len(grouped)
+			grouped = grouped[:start+n]
+			dv.fields[f.Section] = append(grouped[start:start:start+n], f)
+		}
 	}
-	for _, c := range diff.ExtractClaims(d, v) {
-		if c.Type == diff.Requirement || c.Choice != nil || len(c.Quantities) > 0 {
+	claims := diff.SharedClaims(d) // read-only: the view reads no claim's variant
+	for i := range claims {
+		if c := &claims[i]; c.Type == diff.Requirement || c.Choice != nil || len(c.Quantities) > 0 {
 			dv.commits[c.Section] = true
 		}
 	}

@@ -306,8 +306,9 @@ type conflictEvidence struct {
 	places   [][]int // places[k]: the places in p.Evidence of variants[k]'s statements, in order
 	// agrees holds, for each statement of a cross-variant conflict (by
 	// place), the variants (as bits) with a statement that states the
-	// same (sameStatement); nil when a variant's index does not fit the
-	// bits, and then sets holds the statements' word sets instead.
+	// same (sameStatement), its own variant's bit aside (it may be set);
+	// nil when a variant's index does not fit the bits, and then sets
+	// holds the statements' word sets instead.
 	agrees []uint64
 	sets   []words.Set
 }
@@ -338,45 +339,104 @@ func newConflictEvidence(p *diff.Point, sets map[string]words.Set) *conflictEvid
 	if p.Scope == diff.IntraVariant || len(c.variants) < 2 {
 		return c
 	}
-	ss := make([]words.Set, len(p.Evidence))
-	for j, e := range p.Evidence {
-		s, ok := sets[e.Quote]
+	setOf := func(q string) words.Set {
+		s, ok := sets[q]
 		if !ok {
-			s = words.NewSet(e.Quote)
-			sets[e.Quote] = s
+			s = words.NewSet(q)
+			sets[q] = s
 		}
-		ss[j] = s
+		return s
 	}
 	if !fits {
-		c.sets = ss
+		c.sets = make([]words.Set, len(p.Evidence))
+		for j, e := range p.Evidence {
+			c.sets[j] = setOf(e.Quote)
+		}
 		return c
 	}
-	trimmed := make([]string, len(p.Evidence))
-	ascii := make([]bool, len(p.Evidence))
-	for j, e := range p.Evidence {
-		trimmed[j] = strings.TrimSpace(e.Quote)
-		ascii[j] = isASCII(trimmed[j])
+	// Statements quoted alike are one class: a relation between quotes
+	// is worked out once per pair of classes, not per pair of statements.
+	type class struct {
+		set     words.Set
+		trimmed string
+		fold    string // trimmed in ASCII lower case; "" when trimmed is not ASCII
+		vars    uint64 // the variants that make the statement
+		agrees  uint64 // the variants that make a statement that states the same
 	}
-	c.agrees = make([]uint64, len(p.Evidence))
-	for j, ej := range p.Evidence {
-		bj := uint64(1) << ej.Variant
-		for o := j + 1; o < len(p.Evidence); o++ {
-			vo := p.Evidence[o].Variant
-			if vo == ej.Variant {
-				continue
+	var classes []class
+	of := make([]int, len(p.Evidence)) // each statement's class
+	byQuote := make(map[string]int, len(p.Evidence))
+	for j, e := range p.Evidence {
+		k, ok := byQuote[e.Quote]
+		if !ok {
+			k = len(classes)
+			byQuote[e.Quote] = k
+			t := strings.TrimSpace(e.Quote)
+			fold := ""
+			if isASCII(t) {
+				fold = strings.ToLower(t)
 			}
-			bo := uint64(1) << vo
-			if c.agrees[j]&bo != 0 && c.agrees[o]&bj != 0 {
-				continue // both already known to agree with the other's variant
-			}
-			// A byte length apart, ASCII texts cannot be equal without case.
-			same := diceAtLeast90(ss[j], ss[o]) ||
-				(!ascii[j] || !ascii[o] || len(trimmed[j]) == len(trimmed[o])) && strings.EqualFold(trimmed[j], trimmed[o])
-			if same {
-				c.agrees[j] |= bo
-				c.agrees[o] |= bj
+			classes = append(classes, class{set: setOf(e.Quote), trimmed: t, fold: fold})
+		}
+		of[j] = k
+		classes[k].vars |= 1 << e.Variant
+	}
+	relate := func(a, b int) {
+		classes[a].agrees |= classes[b].vars
+		classes[b].agrees |= classes[a].vars
+	}
+	known := func(a, b int) bool {
+		return classes[a].agrees&classes[b].vars == classes[b].vars && classes[b].agrees&classes[a].vars == classes[a].vars
+	}
+	for k := range classes {
+		relate(k, k) // one quote in two variants: the same statement
+	}
+	// The same text but for case and surrounding space: ASCII texts
+	// alike in lower case, and any text that is not ASCII compared with
+	// every other (folding may pair it with an ASCII one).
+	byFold := map[string]uint64{} // the variants of each lower-case text
+	for _, cl := range classes {
+		if cl.fold != "" {
+			byFold[cl.fold] |= cl.vars
+		}
+	}
+	for k := range classes {
+		if f := classes[k].fold; f != "" {
+			classes[k].agrees |= byFold[f]
+		}
+	}
+	for k := range classes {
+		if classes[k].fold != "" {
+			continue
+		}
+		for o := range classes {
+			if o != k && !known(k, o) && strings.EqualFold(classes[k].trimmed, classes[o].trimmed) {
+				relate(k, o)
 			}
 		}
+	}
+	// Nearly the same words: only sets of close sizes can overlap 90%
+	// (see diceAtLeast90), so the classes are taken by size.
+	bySize := make([]int, len(classes))
+	for k := range bySize {
+		bySize[k] = k
+	}
+	slices.SortStableFunc(bySize, func(a, b int) int { return len(classes[a].set) - len(classes[b].set) })
+	for i, a := range bySize {
+		na := len(classes[a].set)
+		for _, b := range bySize[i+1:] {
+			nb := len(classes[b].set)
+			if 20*na < 9*(na+nb) {
+				break // every later set is larger still
+			}
+			if !known(a, b) && classes[a].set.Dice(classes[b].set) >= 0.9 {
+				relate(a, b)
+			}
+		}
+	}
+	c.agrees = make([]uint64, len(p.Evidence))
+	for j := range p.Evidence {
+		c.agrees[j] = classes[of[j]].agrees
 	}
 	return c
 }
