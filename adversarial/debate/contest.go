@@ -113,13 +113,13 @@ type variantPlaces struct {
 	// at holds the section of each of the variant's statements in the
 	// conflicts, by the statement's place in the conflictList's list of
 	// statements (-1 for the other variants' statements).
-	at []int
+	at []int32
 }
 
 // sectionOf returns the section of statement k of conflict xi, which
 // must be a debated variant's.
 func (idx placeIndex) sectionOf(xi, k, v int) int {
-	return idx.views[v].places(idx.conflicts).at[idx.conflicts.from[xi]+k]
+	return int(idx.views[v].places(idx.conflicts).at[idx.conflicts.from[xi]+k])
 }
 
 // sectionLists holds indexes grouped by section, in section order:
@@ -141,13 +141,20 @@ func (l sectionLists) under(top, end int) []int {
 // by section; an index is listed once per section.
 func newSectionLists(sections int, pairs [][2]int) sectionLists {
 	l := sectionLists{start: make([]int, sections+2)}
-	last := make(map[[2]int]bool, len(pairs))
 	kept := pairs[:0:0]
+	run := 0 // where the kept pairs of the current index start
 	for _, p := range pairs {
-		if p[0] < 0 || p[0] >= sections || last[p] {
+		if p[0] < 0 || p[0] >= sections {
 			continue
 		}
-		last[p] = true
+		if run < len(kept) && kept[run][1] != p[1] {
+			run = len(kept)
+		}
+		// A repeat has the index of the pairs kept last: indexes come in
+		// order.
+		if slices.Contains(kept[run:], p) {
+			continue
+		}
 		kept = append(kept, p)
 		l.start[p[0]+2]++
 	}
@@ -170,7 +177,7 @@ func (dv *docView) places(cl *conflictList) *variantPlaces {
 
 func newVariantPlaces(dv *docView, cl *conflictList) *variantPlaces {
 	a, v := dv.analysis, dv.variant
-	vp := &variantPlaces{at: make([]int, cl.n)}
+	vp := &variantPlaces{at: make([]int32, cl.n)}
 	var fields [][2]int
 	for fi, f := range a.Fields {
 		for _, fv := range f.Values {
@@ -187,7 +194,7 @@ func newVariantPlaces(dv *docView, cl *conflictList) *variantPlaces {
 				at = sectionOfLine(dv.doc, e.Line)
 				stmts = append(stmts, [2]int{at, xi})
 			}
-			vp.at[cl.from[xi]+k] = at
+			vp.at[cl.from[xi]+k] = int32(at)
 		}
 	}
 	vp.fields = newSectionLists(len(dv.doc.Sections), fields)

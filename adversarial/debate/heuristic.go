@@ -177,7 +177,7 @@ func (g *argument) positions(margin float64) {
 func confidence(pm *pointMarks, prefer string) int {
 	other := -1.0
 	for k, l := range pm.marks.labels {
-		m := pm.marks.marks[k]
+		m := pm.marks.at(k)
 		if l != prefer {
 			other = math.Max(other, m.score)
 		}
@@ -497,7 +497,7 @@ func (g *argument) moreEvidence(point string) (Claim, bool) {
 func runnerUp(pm *pointMarks, label string) float64 {
 	best := 0.0
 	for k, l := range pm.marks.labels {
-		m := pm.marks.marks[k]
+		m := pm.marks.at(k)
 		if l != label {
 			best = math.Max(best, m.score)
 		}

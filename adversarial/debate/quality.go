@@ -197,21 +197,27 @@ type pointMarks struct {
 
 // markSet holds a point's mark of each variant of a debate, by label: a
 // handful of variants, looked up by every advocate on every point, so a
-// slice beside the debate's labels rather than a map per point.
+// slice beside the debate's labels rather than a map per point. The
+// marks are the variants' own measures (see variantMeasures), read in
+// place rather than copied for every debate of a run.
 type markSet struct {
 	labels []string // shared by every point of the assessment
-	marks  []mark   // marks[i] is labels[i]'s
+	marks  [][]mark // marks[i][k] is labels[i]'s; shared by every point
+	k      int      // the point's place in marks[i]
 }
 
 // get returns the label's mark, the zero mark for a label not debated.
 func (s markSet) get(label string) mark {
 	for i, l := range s.labels {
 		if l == label {
-			return s.marks[i]
+			return s.marks[i][s.k]
 		}
 	}
 	return mark{}
 }
+
+// at returns the mark of labels[i].
+func (s markSet) at(i int) *mark { return &s.marks[i][s.k] }
 
 // assess scores the turn's variants on the turn's points. The result is
 // the same for every advocate of a debate.
@@ -221,24 +227,24 @@ func assess(turn Turn) assessment {
 	covered := coveredTopics(turn.Analysis, vars)
 	own := make([]*variantMeasures, len(vars))
 	labels := make([]string, len(vars))
+	marks := make([][]mark, len(vars))
 	for i, v := range vars {
 		labels[i] = v.Label
 	}
 	for i, v := range vars {
 		own[i] = measureVariant(turn.memo.root(), turn.Analysis, turn.Points, v)
+		marks[i] = own[i].marks
 	}
-	all := make([]mark, len(turn.Points)*len(vars)) // every point's marks, one allocation
 	for k, p := range turn.Points {
-		marks := all[k*len(vars) : (k+1)*len(vars) : (k+1)*len(vars)]
-		pm := pointMarks{point: &turn.Points[k], marks: markSet{labels: labels, marks: marks}}
-		for i, v := range vars {
-			m := own[i].marks[k]
-			if p.Category == diff.CategoryStructural {
-				// The one measure that depends on the other variants
-				// debating: the share of their topics this one covers.
-				m = finishMark(p, own[i].idx, structureMark(p, own[i].idx, v.Doc, own[i].facts, covered))
+		pm := pointMarks{point: &turn.Points[k], marks: markSet{labels: labels, marks: marks, k: k}}
+		if p.Category == diff.CategoryStructural {
+			// The one measure that depends on the other variants
+			// debating: the share of their topics this one covers. The
+			// point's marks are the debate's own.
+			pm.marks = markSet{labels: labels, marks: make([][]mark, len(vars))}
+			for i, v := range vars {
+				pm.marks.marks[i] = []mark{finishMark(p, own[i].idx, structureMark(p, own[i].idx, v.Doc, own[i].facts, covered))}
 			}
-			pm.marks.marks[i] = m
 		}
 		for _, l := range a.labels {
 			if pm.best == "" || pm.marks.get(l).score > pm.marks.get(pm.best).score {
