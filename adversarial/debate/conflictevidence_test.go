@@ -34,11 +34,12 @@ func TestConflictEvidenceAgreesWithPairwise(t *testing.T) {
 	analyses["synthetic"] = a
 	for set, a := range analyses {
 		checked := 0
+		qs := newQuoteTable() // one per run, as conflictsOf keeps it
 		for _, p := range a.Points {
 			if p.Category != diff.CategoryContradiction || p.Scope == diff.IntraVariant {
 				continue
 			}
-			fast := newConflictEvidence(&p, map[string]words.Set{})
+			fast := newConflictEvidence(&p, qs)
 			slow := *fast
 			slow.agrees = nil
 			for _, e := range p.Evidence {
@@ -67,7 +68,7 @@ func TestConflictEvidenceSameStatement(t *testing.T) {
 		{Variant: 5, Quote: "Raise the cache ſize"}, // long s: folds to s, though not lower-cased to it
 		{Variant: 6, Quote: "raise the cache size "},
 	}}
-	c := newConflictEvidence(&p, map[string]words.Set{})
+	c := newConflictEvidence(&p, newQuoteTable())
 	others := make([]uint64, len(c.agrees)) // without the statement's own variant
 	for j, bits := range c.agrees {
 		others[j] = bits &^ (1 << p.Evidence[j].Variant)

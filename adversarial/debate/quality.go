@@ -294,15 +294,64 @@ func measureVariant(m *memo, a *diff.Analysis, points []diff.Point, v Variant) *
 func conflictsOf(m *memo, points []diff.Point) []*conflictEvidence {
 	out, _ := memoGet(m, "conflict-evidence", func() ([]*conflictEvidence, error) {
 		out := make([]*conflictEvidence, len(points))
-		sets := map[string]words.Set{} // by quote: many statements are cited by several points
+		qs := newQuoteTable() // many statements are cited by several points
 		for k := range points {
 			if points[k].Category == diff.CategoryContradiction {
-				out[k] = newConflictEvidence(&points[k], sets)
+				out[k] = newConflictEvidence(&points[k], qs)
 			}
 		}
 		return out, nil
 	})
 	return out
+}
+
+// quoteTable numbers the distinct quotes of a run's contradictions and
+// keeps what comparing them needs. Quotes alike but for ASCII case and
+// surrounding space share a form: one word set (NewSet lower-cases ASCII
+// letters and skips spaces, so theirs are equal) and, as statements,
+// the same relations.
+type quoteTable struct {
+	ids    map[string]int32 // by quote
+	quotes []quoteInfo      // by id
+	forms  map[string]int32 // by trimmed ASCII lower-case text
+	sets   []words.Set      // by form
+	// stamp and class hold, for each form, the last conflict that met it
+	// (see stampNext) and its class there.
+	stamp, class []int32
+	now          int32
+}
+
+type quoteInfo struct {
+	trimmed string // the quote, trimmed
+	form    int32  // its form (see quoteTable)
+}
+
+func newQuoteTable() *quoteTable {
+	return &quoteTable{ids: map[string]int32{}, forms: map[string]int32{}}
+}
+
+// id returns the number of quote q, adding it when new.
+func (t *quoteTable) id(q string) int32 {
+	if id, ok := t.ids[q]; ok {
+		return id
+	}
+	id := int32(len(t.quotes))
+	t.ids[q] = id
+	trimmed := strings.TrimSpace(q)
+	key := "\x00" + q // a text that is not ASCII is a form of its own
+	if isASCII(trimmed) {
+		key = strings.ToLower(trimmed)
+	}
+	form, ok := t.forms[key]
+	if !ok {
+		form = int32(len(t.sets))
+		t.forms[key] = form
+		t.sets = append(t.sets, words.NewSet(q))
+		t.stamp = append(t.stamp, 0)
+		t.class = append(t.class, 0)
+	}
+	t.quotes = append(t.quotes, quoteInfo{trimmed: trimmed, form: form})
+	return id
 }
 
 // conflictEvidence is a contradiction's statements grouped by variant
@@ -329,7 +378,7 @@ func (c *conflictEvidence) placesOf(v int) []int {
 	return nil
 }
 
-func newConflictEvidence(p *diff.Point, sets map[string]words.Set) *conflictEvidence {
+func newConflictEvidence(p *diff.Point, qs *quoteTable) *conflictEvidence {
 	c := &conflictEvidence{}
 	fits := true
 	for j, e := range p.Evidence {
@@ -345,44 +394,31 @@ func newConflictEvidence(p *diff.Point, sets map[string]words.Set) *conflictEvid
 	if p.Scope == diff.IntraVariant || len(c.variants) < 2 {
 		return c
 	}
-	setOf := func(q string) words.Set {
-		s, ok := sets[q]
-		if !ok {
-			s = words.NewSet(q)
-			sets[q] = s
-		}
-		return s
-	}
 	if !fits {
 		c.sets = make([]words.Set, len(p.Evidence))
 		for j, e := range p.Evidence {
-			c.sets[j] = setOf(e.Quote)
+			c.sets[j] = qs.sets[qs.quotes[qs.id(e.Quote)].form]
 		}
 		return c
 	}
-	// Statements quoted alike are one class: a relation between quotes
+	// Statements of one form are one class: a relation between quotes
 	// is worked out once per pair of classes, not per pair of statements.
 	type class struct {
-		set     words.Set
-		trimmed string
-		fold    string // trimmed in ASCII lower case; "" when trimmed is not ASCII
+		form    int32
+		trimmed string // of the form's first quote
+		ascii   bool
 		vars    uint64 // the variants that make the statement
 		agrees  uint64 // the variants that make a statement that states the same
 	}
 	var classes []class
-	of := make([]int, len(p.Evidence)) // each statement's class
-	byQuote := make(map[string]int, len(p.Evidence))
+	of := make([]int32, len(p.Evidence)) // each statement's class
+	qs.stampNext()
 	for j, e := range p.Evidence {
-		k, ok := byQuote[e.Quote]
-		if !ok {
-			k = len(classes)
-			byQuote[e.Quote] = k
-			t := strings.TrimSpace(e.Quote)
-			fold := ""
-			if isASCII(t) {
-				fold = strings.ToLower(t)
-			}
-			classes = append(classes, class{set: setOf(e.Quote), trimmed: t, fold: fold})
+		q := qs.quotes[qs.id(e.Quote)]
+		k := qs.classOf(q.form)
+		if k < 0 {
+			k = qs.setClass(q.form, int32(len(classes)))
+			classes = append(classes, class{form: q.form, trimmed: q.trimmed, ascii: isASCII(q.trimmed)})
 		}
 		of[j] = k
 		classes[k].vars |= 1 << e.Variant
@@ -395,24 +431,13 @@ func newConflictEvidence(p *diff.Point, sets map[string]words.Set) *conflictEvid
 		return classes[a].agrees&classes[b].vars == classes[b].vars && classes[b].agrees&classes[a].vars == classes[a].vars
 	}
 	for k := range classes {
-		relate(k, k) // one quote in two variants: the same statement
+		relate(k, k) // one form in two variants: the same statement
 	}
-	// The same text but for case and surrounding space: ASCII texts
-	// alike in lower case, and any text that is not ASCII compared with
+	// The same text but for case and surrounding space: ASCII texts are
+	// so when of one form; a text that is not ASCII is compared with
 	// every other (folding may pair it with an ASCII one).
-	byFold := map[string]uint64{} // the variants of each lower-case text
-	for _, cl := range classes {
-		if cl.fold != "" {
-			byFold[cl.fold] |= cl.vars
-		}
-	}
 	for k := range classes {
-		if f := classes[k].fold; f != "" {
-			classes[k].agrees |= byFold[f]
-		}
-	}
-	for k := range classes {
-		if classes[k].fold != "" {
+		if classes[k].ascii {
 			continue
 		}
 		for o := range classes {
@@ -423,19 +448,20 @@ func newConflictEvidence(p *diff.Point, sets map[string]words.Set) *conflictEvid
 	}
 	// Nearly the same words: only sets of close sizes can overlap 90%
 	// (see diceAtLeast90), so the classes are taken by size.
+	set := func(k int) words.Set { return qs.sets[classes[k].form] }
 	bySize := make([]int, len(classes))
 	for k := range bySize {
 		bySize[k] = k
 	}
-	slices.SortStableFunc(bySize, func(a, b int) int { return len(classes[a].set) - len(classes[b].set) })
+	slices.SortStableFunc(bySize, func(a, b int) int { return len(set(a)) - len(set(b)) })
 	for i, a := range bySize {
-		na := len(classes[a].set)
+		na := len(set(a))
 		for _, b := range bySize[i+1:] {
-			nb := len(classes[b].set)
+			nb := len(set(b))
 			if 20*na < 9*(na+nb) {
 				break // every later set is larger still
 			}
-			if !known(a, b) && classes[a].set.Dice(classes[b].set) >= 0.9 {
+			if !known(a, b) && set(a).Dice(set(b)) >= 0.9 {
 				relate(a, b)
 			}
 		}
@@ -445,6 +471,23 @@ func newConflictEvidence(p *diff.Point, sets map[string]words.Set) *conflictEvid
 		c.agrees[j] = classes[of[j]].agrees
 	}
 	return c
+}
+
+// stampNext starts a new conflict: every form's class there is unset.
+func (t *quoteTable) stampNext() { t.now++ }
+
+// classOf returns the class of form in the current conflict, -1 when unset.
+func (t *quoteTable) classOf(form int32) int32 {
+	if t.stamp[form] != t.now {
+		return -1
+	}
+	return t.class[form]
+}
+
+// setClass sets the class of form in the current conflict and returns it.
+func (t *quoteTable) setClass(form, class int32) int32 {
+	t.stamp[form], t.class[form] = t.now, class
+	return class
 }
 
 // sameStatement reports whether two statements of a contradiction state
@@ -667,7 +710,7 @@ func structureMark(p diff.Point, idx int, d *diff.Document, f *docFacts, topics 
 // c is p's evidence grouped by variant (see conflictsOf); nil computes it.
 func contradictionMark(p diff.Point, idx int, f *docFacts, c *conflictEvidence) mark {
 	if c == nil {
-		c = newConflictEvidence(&p, map[string]words.Set{})
+		c = newConflictEvidence(&p, newQuoteTable())
 	}
 	own := c.placesOf(idx) // places in p.Evidence of the variant's own statements
 	consistency := 1 - math.Min(1, float64(len(f.conflicts))/3)
