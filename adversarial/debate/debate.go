@@ -712,7 +712,9 @@ func (d *debate) finish() {
 	if final != nil && !aborted && res.Convergence >= res.Threshold {
 		res.Status = Converged
 	}
-	res.Decisions = decide(d.in.Analysis, res, aborted)
+	// An elimination round's decisions go without their summaries (see
+	// decide): orchestrate reads only who won each point.
+	res.Decisions = decide(d.in.Analysis, res, aborted, d.cfg.eliminations == nil)
 	for _, l := range d.labels {
 		w := VariantWins{Variant: l}
 		for _, dec := range res.Decisions {

@@ -11,8 +11,11 @@ import (
 )
 
 // decide builds the scoring matrix: one decision per point of the
-// analysis, from the final round's tally.
-func decide(a *diff.Analysis, res *Result, aborted bool) []Decision {
+// analysis, from the final round's tally. Without summaries a decided
+// point's Evidence is left empty: an elimination round's matrix counts
+// the points each variant won, and only a run that ends there shows it
+// (orchestrate then decides again, with them).
+func decide(a *diff.Analysis, res *Result, aborted, summaries bool) []Decision {
 	var final *Round
 	for i := range res.Rounds {
 		if res.Rounds[i].Complete {
@@ -39,7 +42,7 @@ func decide(a *diff.Analysis, res *Result, aborted bool) []Decision {
 			dec.Round = res.Stop.Round
 			dec.Evidence = fmt.Sprintf("Undecided: the debate was aborted in round %d.", res.Stop.Round)
 		default:
-			dec = decidePoint(dec, k, res, final)
+			dec = decidePoint(dec, k, res, final, summaries)
 		}
 		out = append(out, dec)
 	}
@@ -50,7 +53,7 @@ func decide(a *diff.Analysis, res *Result, aborted bool) []Decision {
 // majority 60–89, split 50 and unresolved; +10 when a losing advocate
 // conceded; 100 only when every losing advocate explicitly conceded; never
 // below 50. Within a band the advocates' own confidence sets the place.
-func decidePoint(dec Decision, k int, res *Result, final *Round) Decision {
+func decidePoint(dec Decision, k int, res *Result, final *Round, summaries bool) Decision {
 	t, _ := tallyAt(*final, k, dec.Point)
 	dec.Leader, dec.Winner, dec.Voters, dec.Round = t.Leader, t.Winner, len(t.Votes), final.Number
 	pick := t.Leader
@@ -69,7 +72,9 @@ func decidePoint(dec Decision, k int, res *Result, final *Round) Decision {
 	if !t.Agreed {
 		dec.Agreement = AgreementSplit
 		dec.Confidence = 50
-		dec.Evidence = splitSummary(t, k, res)
+		if summaries {
+			dec.Evidence = splitSummary(t, k, res)
+		}
 		return dec
 	}
 	losers := 0
@@ -99,7 +104,9 @@ func decidePoint(dec Decision, k int, res *Result, final *Round) Decision {
 		dec.Confidence = min(max(c, 60), 89)
 	}
 	dec.Round = heldSince(res, final.Number, k, dec.Point, dec.Winner)
-	dec.Evidence = winnerSummary(t, k, dec, res)
+	if summaries {
+		dec.Evidence = winnerSummary(t, k, dec, res)
+	}
 	return dec
 }
 

@@ -156,6 +156,9 @@ func orchestrate(ctx context.Context, in Input, cfg config, points []diff.Point)
 				break
 			}
 		}
+		// The group's round becomes the run's result: its matrix gets
+		// the summaries its elimination left out, as its debate ended.
+		res.Decisions = decide(in.Analysis, res, res.Stop.Reason == StopAborted, true)
 		res.Failures = nil
 		res.EliminationFailures = failures
 		res.Stop = Stop{Reason: StopAborted, Round: 1, Log: "Debate aborted: fewer than 2 advocates remain after the elimination rounds"}
