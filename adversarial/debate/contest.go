@@ -456,14 +456,31 @@ func ownTextOf(dv *docView, s int) ownText {
 
 func buildOwnText(dv *docView, s int) ownText {
 	d := dv.doc
-	var b strings.Builder
-	for _, blk := range d.BlocksIn(d.Sections[s].Body()) {
-		if blk.Section == s && blk.Kind != diff.Code && !blk.Header {
-			b.WriteString(blk.Text)
-			b.WriteByte(' ')
+	// The blocks' texts joined by spaces, in one allocation; a section of
+	// one block is its text (a space more or less splits no word).
+	blocks := d.BlocksIn(d.Sections[s].Body())
+	own := func(blk *diff.Block) bool { return blk.Section == s && blk.Kind != diff.Code && !blk.Header }
+	n, count, only := 0, 0, ""
+	for i := range blocks {
+		if own(&blocks[i]) {
+			n += len(blocks[i].Text) + 1
+			count++
+			only = blocks[i].Text
 		}
 	}
-	t := ownText{words: words.NewSet(b.String())}
+	text := only
+	if count > 1 {
+		var b strings.Builder
+		b.Grow(n)
+		for i := range blocks {
+			if own(&blocks[i]) {
+				b.WriteString(blocks[i].Text)
+				b.WriteByte(' ')
+			}
+		}
+		text = b.String()
+	}
+	t := ownText{words: words.NewSet(text)}
 	for _, f := range dv.fields[s] {
 		if f.Form != diff.FormTable {
 			if t.labels == nil {

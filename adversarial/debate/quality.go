@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -184,6 +185,14 @@ func (m mark) cite(label string) string {
 type assessment struct {
 	labels []string
 	points []pointMarks
+	// index maps each point's id to its place in points (see
+	// argument.pointIndex), built once for the debate's turns.
+	index *pointIndex
+}
+
+type pointIndex struct {
+	once sync.Once
+	m    map[string]int
 }
 
 type pointMarks struct {
@@ -222,9 +231,10 @@ func (s markSet) at(i int) *mark { return &s.marks[i][s.k] }
 // assess scores the turn's variants on the turn's points. The result is
 // the same for every advocate of a debate.
 func assess(turn Turn) assessment {
-	a := assessment{labels: turn.Labels(), points: make([]pointMarks, 0, len(turn.Points))}
+	a := assessment{labels: turn.Labels(), points: make([]pointMarks, 0, len(turn.Points)), index: &pointIndex{}}
 	vars := turn.Variants()
-	covered := coveredTopics(turn.Analysis, vars)
+	var covered []*diff.Topic // the structural points' (see structureMark), when there is one
+	coveredDone := false
 	own := make([]*variantMeasures, len(vars))
 	labels := make([]string, len(vars))
 	marks := make([][]mark, len(vars))
@@ -241,6 +251,9 @@ func assess(turn Turn) assessment {
 			// The one measure that depends on the other variants
 			// debating: the share of their topics this one covers. The
 			// point's marks are the debate's own.
+			if !coveredDone {
+				covered, coveredDone = coveredTopics(turn.Analysis, vars), true
+			}
 			pm.marks = markSet{labels: labels, marks: make([][]mark, len(vars))}
 			for i, v := range vars {
 				pm.marks.marks[i] = []mark{finishMark(p, own[i].idx, structureMark(p, own[i].idx, v.Doc, own[i].facts, covered))}
@@ -519,9 +532,10 @@ func finishMark(p diff.Point, idx int, m mark) mark {
 
 // coveredTopics returns the compared topics of the analysis that at least
 // one variant of the debate covers.
-func coveredTopics(a *diff.Analysis, vars []Variant) []diff.Topic {
-	var out []diff.Topic
-	for _, t := range a.Topics {
+func coveredTopics(a *diff.Analysis, vars []Variant) []*diff.Topic {
+	var out []*diff.Topic
+	for k := range a.Topics {
+		t := &a.Topics[k]
 		if !t.Compared {
 			continue
 		}
@@ -537,7 +551,7 @@ func coveredTopics(a *diff.Analysis, vars []Variant) []diff.Topic {
 
 // markPoint measures variant idx on point p; c is a contradiction's
 // evidence (see conflictsOf).
-func markPoint(run *memo, p diff.Point, idx int, d *diff.Document, f *docFacts, topics []diff.Topic, c *conflictEvidence) mark {
+func markPoint(run *memo, p diff.Point, idx int, d *diff.Document, f *docFacts, topics []*diff.Topic, c *conflictEvidence) mark {
 	switch p.Category {
 	case diff.CategoryStructural:
 		return structureMark(p, idx, d, f, topics)
@@ -665,7 +679,7 @@ func firstCodeLine(d *diff.Document, b diff.Block) (int, string, bool) {
 // structureMark measures a document's organisation: the share of the
 // debate's topics it covers, a workable hierarchy depth and internal
 // consistency.
-func structureMark(p diff.Point, idx int, d *diff.Document, f *docFacts, topics []diff.Topic) mark {
+func structureMark(p diff.Point, idx int, d *diff.Document, f *docFacts, topics []*diff.Topic) mark {
 	cov := 0
 	for _, t := range topics {
 		if idx < len(t.Sections) && t.Sections[idx] >= 0 {
