@@ -215,14 +215,16 @@ type markSet struct {
 	k      int      // the point's place in marks[i]
 }
 
-// get returns the label's mark, the zero mark for a label not debated.
-func (s markSet) get(label string) mark {
+// get returns the label's mark, the zero mark for a label not debated:
+// the mark itself, which callers only read (the advocates read marks
+// point by point, and copying each cost more than reading it).
+func (s markSet) get(label string) *mark {
 	for i, l := range s.labels {
 		if l == label {
-			return s.marks[i][s.k]
+			return &s.marks[i][s.k]
 		}
 	}
-	return mark{}
+	return &mark{}
 }
 
 // at returns the mark of labels[i].
