@@ -34,7 +34,7 @@ func TestConflictEvidenceAgreesWithPairwise(t *testing.T) {
 	analyses["synthetic"] = a
 	for set, a := range analyses {
 		checked := 0
-		qs := newQuoteTable() // one per run, as conflictsOf keeps it
+		qs := newQuoteTable(0) // one per run, as conflictsOf keeps it
 		for _, p := range a.Points {
 			if p.Category != diff.CategoryContradiction || p.Scope == diff.IntraVariant {
 				continue
@@ -68,7 +68,7 @@ func TestConflictEvidenceSameStatement(t *testing.T) {
 		{Variant: 5, Quote: "Raise the cache ſize"}, // long s: folds to s, though not lower-cased to it
 		{Variant: 6, Quote: "raise the cache size "},
 	}}
-	c := newConflictEvidence(&p, newQuoteTable())
+	c := newConflictEvidence(&p, newQuoteTable(0))
 	others := make([]uint64, len(c.agrees)) // without the statement's own variant
 	for j, bits := range c.agrees {
 		others[j] = bits &^ (1 << p.Evidence[j].Variant)

@@ -309,7 +309,13 @@ func measureVariant(m *memo, a *diff.Analysis, points []diff.Point, v Variant) *
 func conflictsOf(m *memo, points []diff.Point) []*conflictEvidence {
 	out, _ := memoGet(m, "conflict-evidence", func() ([]*conflictEvidence, error) {
 		out := make([]*conflictEvidence, len(points))
-		qs := newQuoteTable() // many statements are cited by several points
+		n := 0
+		for k := range points {
+			if points[k].Category == diff.CategoryContradiction {
+				n += len(points[k].Evidence)
+			}
+		}
+		qs := newQuoteTable(n) // many statements are cited by several points
 		for k := range points {
 			if points[k].Category == diff.CategoryContradiction {
 				out[k] = newConflictEvidence(&points[k], qs)
@@ -334,6 +340,19 @@ type quoteTable struct {
 	// (see stampNext) and its class there.
 	stamp, class []int32
 	now          int32
+	// Buffers of newConflictEvidence, reused from one conflict to the next.
+	classes []quoteClass
+	of      []int32
+	bySize  []int
+}
+
+// quoteClass is the statements of one form in a conflict.
+type quoteClass struct {
+	form    int32
+	trimmed string // of the form's first quote
+	ascii   bool
+	vars    uint64 // the variants that make the statement
+	agrees  uint64 // the variants that make a statement that states the same
 }
 
 type quoteInfo struct {
@@ -341,8 +360,9 @@ type quoteInfo struct {
 	form    int32  // its form (see quoteTable)
 }
 
-func newQuoteTable() *quoteTable {
-	return &quoteTable{ids: map[string]int32{}, forms: map[string]int32{}}
+// newQuoteTable returns a table for about n statements.
+func newQuoteTable(n int) *quoteTable {
+	return &quoteTable{ids: make(map[string]int32, n), forms: make(map[string]int32, n)}
 }
 
 // id returns the number of quote q, adding it when new.
@@ -396,15 +416,28 @@ func (c *conflictEvidence) placesOf(v int) []int {
 func newConflictEvidence(p *diff.Point, qs *quoteTable) *conflictEvidence {
 	c := &conflictEvidence{}
 	fits := true
-	for j, e := range p.Evidence {
+	// The places grouped by variant in one array: counted first.
+	var count []int
+	for _, e := range p.Evidence {
 		k := slices.Index(c.variants, e.Variant)
 		if k < 0 {
 			k = len(c.variants)
 			c.variants = append(c.variants, e.Variant)
-			c.places = append(c.places, nil)
+			count = append(count, 0)
 		}
-		c.places[k] = append(c.places[k], j)
+		count[k]++
 		fits = fits && e.Variant >= 0 && e.Variant < 64
+	}
+	all := make([]int, len(p.Evidence))
+	c.places = make([][]int, len(c.variants))
+	at := 0
+	for k, n := range count {
+		c.places[k] = all[at : at : at+n]
+		at += n
+	}
+	for j, e := range p.Evidence {
+		k := slices.Index(c.variants, e.Variant)
+		c.places[k] = append(c.places[k], j)
 	}
 	if p.Scope == diff.IntraVariant || len(c.variants) < 2 {
 		return c
@@ -418,22 +451,17 @@ func newConflictEvidence(p *diff.Point, qs *quoteTable) *conflictEvidence {
 	}
 	// Statements of one form are one class: a relation between quotes
 	// is worked out once per pair of classes, not per pair of statements.
-	type class struct {
-		form    int32
-		trimmed string // of the form's first quote
-		ascii   bool
-		vars    uint64 // the variants that make the statement
-		agrees  uint64 // the variants that make a statement that states the same
-	}
-	var classes []class
-	of := make([]int32, len(p.Evidence)) // each statement's class
+	// The table's buffers are reused from one conflict to the next.
+	classes := qs.classes[:0]
+	of := slices.Grow(qs.of[:0], len(p.Evidence))[:len(p.Evidence)] // each statement's class
+	defer func() { qs.classes, qs.of = classes, of }()
 	qs.stampNext()
 	for j, e := range p.Evidence {
 		q := qs.quotes[qs.id(e.Quote)]
 		k := qs.classOf(q.form)
 		if k < 0 {
 			k = qs.setClass(q.form, int32(len(classes)))
-			classes = append(classes, class{form: q.form, trimmed: q.trimmed, ascii: isASCII(q.trimmed)})
+			classes = append(classes, quoteClass{form: q.form, trimmed: q.trimmed, ascii: isASCII(q.trimmed)})
 		}
 		of[j] = k
 		classes[k].vars |= 1 << e.Variant
@@ -464,10 +492,11 @@ func newConflictEvidence(p *diff.Point, qs *quoteTable) *conflictEvidence {
 	// Nearly the same words: only sets of close sizes can overlap 90%
 	// (see diceAtLeast90), so the classes are taken by size.
 	set := func(k int) words.Set { return qs.sets[classes[k].form] }
-	bySize := make([]int, len(classes))
-	for k := range bySize {
-		bySize[k] = k
+	bySize := qs.bySize[:0]
+	for k := range classes {
+		bySize = append(bySize, k)
 	}
+	qs.bySize = bySize
 	slices.SortStableFunc(bySize, func(a, b int) int { return len(set(a)) - len(set(b)) })
 	for i, a := range bySize {
 		na := len(set(a))
@@ -726,7 +755,7 @@ func structureMark(p diff.Point, idx int, d *diff.Document, f *docFacts, topics 
 // c is p's evidence grouped by variant (see conflictsOf); nil computes it.
 func contradictionMark(p diff.Point, idx int, f *docFacts, c *conflictEvidence) mark {
 	if c == nil {
-		c = newConflictEvidence(&p, newQuoteTable())
+		c = newConflictEvidence(&p, newQuoteTable(len(p.Evidence)))
 	}
 	own := c.placesOf(idx) // places in p.Evidence of the variant's own statements
 	consistency := 1 - math.Min(1, float64(len(f.conflicts))/3)
