@@ -33,6 +33,28 @@ type docFacts struct {
 	// variants disagree on to how many other variants give a value of the
 	// same class, and how many give one at all.
 	fields map[int]fieldSupport
+	// refs holds each section's sectionRef, which every mark of the
+	// section cites.
+	refs []string
+	// quotes holds quoteOf of each block's text, made the first time a
+	// mark quotes the block (sections quote the blocks of their
+	// subsections too); quoted tells which are made.
+	quotes []string
+	quoted []bool
+	// noConflict is the measure of a contradiction inside another
+	// variant, the same for every such point.
+	noConflict string
+}
+
+// quote returns quoteOf of block i's text, made once.
+func (f *docFacts) quote(d *diff.Document, i int) string {
+	if f.quoted == nil {
+		f.quotes, f.quoted = make([]string, len(d.Blocks)), make([]bool, len(d.Blocks))
+	}
+	if !f.quoted[i] {
+		f.quotes[i], f.quoted[i] = quoteOf(d.Text(d.Blocks[i].Span)), true
+	}
+	return f.quotes[i]
 }
 
 // fieldSupport is the other variants' agreement with one labelled value.
@@ -50,11 +72,12 @@ type blockFacts struct {
 // analysis (the diff step's detectors already ran over it) and measures
 // its blocks.
 func measureDoc(a *diff.Analysis, idx int, d *diff.Document) *docFacts {
+	f := &docFacts{blocks: make([]blockFacts, len(d.Blocks)), refs: make([]string, len(d.Sections))}
 	bySection := make(map[string]int, len(d.Sections))
 	for i := range d.Sections {
-		bySection[sectionRef(d, i)] = i
+		f.refs[i] = sectionRef(d, i)
+		bySection[f.refs[i]] = i
 	}
-	f := &docFacts{blocks: make([]blockFacts, len(d.Blocks))}
 	ind := d.BlockIndicators()
 	for i, b := range d.Blocks {
 		bf := &f.blocks[i]
@@ -99,7 +122,17 @@ func measureDoc(a *diff.Analysis, idx int, d *diff.Document) *docFacts {
 		}
 		f.conflicts = append(f.conflicts, secs)
 	}
+	f.noConflict = noConflictMeasure(f)
 	return f
+}
+
+// noConflictMeasure is the measure of a contradiction inside another
+// variant, for a document with f's own.
+func noConflictMeasure(f *docFacts) string {
+	if n := len(f.conflicts); n > 0 {
+		return "does not contain this conflict (it has " + plural(n, "other internal contradiction") + " elsewhere)"
+	}
+	return "does not contain this conflict, nor any other inside itself"
 }
 
 // mark is one variant's answer to one point: a score in [0, 1], what was
@@ -673,7 +706,7 @@ func sectionMark(d *diff.Document, si int, f *docFacts) mark {
 	}
 	score := 0.1 + 0.35*math.Min(1, float64(nwords)/100) + 0.35*specificity + 0.1*math.Min(1, float64(reqs)/2) +
 		0.1*math.Min(1, float64(structured)/3) - math.Min(0.3, 0.08*float64(vague)) - math.Min(0.5, 0.25*float64(conflicts))
-	m := mark{score: math.Max(score, 0.05), section: sectionRef(d, si),
+	m := mark{score: math.Max(score, 0.05), section: f.refs[si],
 		measure: strconv.Itoa(nwords) + " words, " + strconv.Itoa(concrete) + " concrete, " + strconv.Itoa(vague) + " vague"}
 	if reqs > 0 {
 		m.measure += ", " + strconv.Itoa(reqs) + " requirement ids"
@@ -684,7 +717,7 @@ func sectionMark(d *diff.Document, si int, f *docFacts) mark {
 	switch {
 	case bestBlock >= 0:
 		b := blocks[bestBlock]
-		m.quote, m.line = quoteOf(d.Text(b.Span)), b.Line
+		m.quote, m.line = f.quote(d, first+bestBlock), b.Line
 	case codeText != "":
 		m.quote, m.line = quoteOf(codeText), codeLine
 	default:
@@ -766,9 +799,9 @@ func contradictionMark(p diff.Point, idx int, f *docFacts, c *conflictEvidence) 
 			m.measure = "contradicts itself (" + strconv.Itoa(len(own)) + " conflicting statements)"
 			return m
 		}
-		measure := "does not contain this conflict, nor any other inside itself"
-		if n := len(f.conflicts); n > 0 {
-			measure = "does not contain this conflict (it has " + plural(n, "other internal contradiction") + " elsewhere)"
+		measure := f.noConflict
+		if measure == "" { // facts not made by measureDoc
+			measure = noConflictMeasure(f)
 		}
 		return mark{score: 0.5 + 0.4*consistency, measure: measure}
 	}
