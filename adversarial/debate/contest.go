@@ -272,6 +272,20 @@ type ownTextCell struct {
 	t          ownText
 	fieldsOnce sync.Once
 	fields     []shortField // see shortFields
+	titleOnce  sync.Once
+	title      words.Set // the heading's words (see sameSubject)
+}
+
+// titleSet returns words.NewSet of section s's title, made once per
+// section: every point that compares the section, in every debate of the
+// run, compares its heading.
+func (dv *docView) titleSet(s int) words.Set {
+	if s < 0 || s >= len(dv.own) {
+		return words.NewSet(dv.doc.Sections[s].Title)
+	}
+	c := &dv.own[s]
+	c.titleOnce.Do(func() { c.title = words.NewSet(dv.doc.Sections[s].Title) })
+	return c.title
 }
 
 // docViewOf returns variant v's view (at index i of the analysis), kept
@@ -633,7 +647,7 @@ func sameSubject(views []*docView, p diff.Point) bool {
 	var titles []words.Set
 	for v, pos := range p.Positions {
 		if v < len(views) && views[v] != nil && pos.Section >= 0 {
-			titles = append(titles, words.NewSet(views[v].doc.Sections[pos.Section].Title))
+			titles = append(titles, views[v].titleSet(pos.Section))
 		}
 	}
 	for i, a := range titles {
