@@ -18,7 +18,9 @@ import (
 //
 // Implementations must be safe for concurrent use: round 1 calls every
 // advocate at once. Argue must return promptly, with an error wrapping
-// ctx.Err(), once ctx is done.
+// ctx.Err(), once ctx is done. The returned statement belongs to the
+// engine, which keeps it in the transcript: an advocate must not change
+// it, or the slices it holds, after Argue returns.
 type Advocate interface {
 	Argue(ctx context.Context, turn Turn) (Statement, error)
 }

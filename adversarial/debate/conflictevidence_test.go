@@ -86,3 +86,21 @@ func TestSharedExtracts(t *testing.T) {
 		require.NotEmpty(t, diff.SharedClaims(d), d.Name)
 	}
 }
+
+// TestDecidedWinners checks that an elimination round counts the points
+// each variant won as its scoring matrix would have.
+func TestDecidedWinners(t *testing.T) {
+	for _, set := range []string{"contradictions", "content", "organization"} {
+		in := setInput(t, set, nil)
+		res, err := Run(context.Background(), in)
+		require.NoError(t, err)
+		for _, aborted := range []bool{false, true} {
+			var want []string
+			for _, d := range decide(in.Analysis, res, aborted) {
+				want = append(want, d.Winner)
+			}
+			require.Equal(t, want, decidedWinners(in.Analysis, res, aborted), set)
+		}
+		require.NotEmpty(t, res.Wins, set)
+	}
+}

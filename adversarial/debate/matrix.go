@@ -11,11 +11,8 @@ import (
 )
 
 // decide builds the scoring matrix: one decision per point of the
-// analysis, from the final round's tally. Without summaries a decided
-// point's Evidence is left empty: an elimination round's matrix counts
-// the points each variant won, and only a run that ends there shows it
-// (orchestrate then decides again, with them).
-func decide(a *diff.Analysis, res *Result, aborted, summaries bool) []Decision {
+// analysis, from the final round's tally.
+func decide(a *diff.Analysis, res *Result, aborted bool) []Decision {
 	var final *Round
 	for i := range res.Rounds {
 		if res.Rounds[i].Complete {
@@ -42,9 +39,37 @@ func decide(a *diff.Analysis, res *Result, aborted, summaries bool) []Decision {
 			dec.Round = res.Stop.Round
 			dec.Evidence = fmt.Sprintf("Undecided: the debate was aborted in round %d.", res.Stop.Round)
 		default:
-			dec = decidePoint(dec, k, res, final, summaries)
+			dec = decidePoint(dec, k, res, final)
 		}
 		out = append(out, dec)
+	}
+	return out
+}
+
+// decidedWinners returns the Winner of each of decide's decisions, in
+// their order, without deciding the rest of the matrix.
+func decidedWinners(a *diff.Analysis, res *Result, aborted bool) []string {
+	var final *Round
+	for i := range res.Rounds {
+		if res.Rounds[i].Complete {
+			final = &res.Rounds[i]
+		}
+	}
+	out := make([]string, len(a.Points))
+	if aborted || final == nil {
+		return out // undecided, or not debated: no winner
+	}
+	debated := make(map[string]bool, len(res.Points))
+	for _, id := range res.Points {
+		debated[id] = true
+	}
+	k := -1 // the point's index among the debated points
+	for i, p := range a.Points {
+		if debated[p.ID] {
+			k++
+			t, _ := tallyAt(*final, k, p.ID)
+			out[i] = t.Winner
+		}
 	}
 	return out
 }
@@ -53,7 +78,7 @@ func decide(a *diff.Analysis, res *Result, aborted, summaries bool) []Decision {
 // majority 60–89, split 50 and unresolved; +10 when a losing advocate
 // conceded; 100 only when every losing advocate explicitly conceded; never
 // below 50. Within a band the advocates' own confidence sets the place.
-func decidePoint(dec Decision, k int, res *Result, final *Round, summaries bool) Decision {
+func decidePoint(dec Decision, k int, res *Result, final *Round) Decision {
 	t, _ := tallyAt(*final, k, dec.Point)
 	dec.Leader, dec.Winner, dec.Voters, dec.Round = t.Leader, t.Winner, len(t.Votes), final.Number
 	pick := t.Leader
@@ -72,9 +97,7 @@ func decidePoint(dec Decision, k int, res *Result, final *Round, summaries bool)
 	if !t.Agreed {
 		dec.Agreement = AgreementSplit
 		dec.Confidence = 50
-		if summaries {
-			dec.Evidence = splitSummary(t, k, res)
-		}
+		dec.Evidence = splitSummary(t, k, res)
 		return dec
 	}
 	losers := 0
@@ -104,9 +127,7 @@ func decidePoint(dec Decision, k int, res *Result, final *Round, summaries bool)
 		dec.Confidence = min(max(c, 60), 89)
 	}
 	dec.Round = heldSince(res, final.Number, k, dec.Point, dec.Winner)
-	if summaries {
-		dec.Evidence = winnerSummary(t, k, dec, res)
-	}
+	dec.Evidence = winnerSummary(t, k, dec, res)
 	return dec
 }
 

@@ -45,7 +45,7 @@ func matrixFor(t *testing.T, rounds ...Round) Decision {
 		r.Consensus = consensus(r.Tallies, res.contestedSet())
 		res.Rounds = append(res.Rounds, r)
 	}
-	ds := decide(a, res, false, true)
+	ds := decide(a, res, false)
 	require.Len(t, ds, 1)
 	return ds[0]
 }
