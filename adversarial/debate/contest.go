@@ -142,19 +142,14 @@ func (l sectionLists) under(top, end int) []int {
 func newSectionLists(sections int, pairs [][2]int) sectionLists {
 	l := sectionLists{start: make([]int, sections+2)}
 	kept := pairs[:0:0]
-	run := 0 // where the kept pairs of the current index start
+	// last holds, by section, the index last kept there + 1: indexes come
+	// in order, so a repeat is the pair kept last in its section.
+	last := make([]int, sections)
 	for _, p := range pairs {
-		if p[0] < 0 || p[0] >= sections {
+		if p[0] < 0 || p[0] >= sections || last[p[0]] == p[1]+1 {
 			continue
 		}
-		if run < len(kept) && kept[run][1] != p[1] {
-			run = len(kept)
-		}
-		// A repeat has the index of the pairs kept last: indexes come in
-		// order.
-		if slices.Contains(kept[run:], p) {
-			continue
-		}
+		last[p[0]] = p[1] + 1
 		kept = append(kept, p)
 		l.start[p[0]+2]++
 	}
