@@ -70,9 +70,9 @@ func TestConflictEvidenceSameStatement(t *testing.T) {
 		{Variant: 6, Quote: "raise the cache size "},
 	}}
 	c := newConflictEvidence(&p, newQuoteTable(0))
-	others := make([]uint64, len(c.agrees)) // without the statement's own variant
-	for j, bits := range c.agrees {
-		others[j] = bits &^ (1 << p.Evidence[j].Variant)
+	others := make([]uint64, len(c.agrees)) // without the variant's own bit
+	for k, bits := range c.agrees {
+		others[k] = bits &^ (1 << c.variants[k])
 	}
 	require.Equal(t, []uint64{1 << 1, 1 << 0, 0, 1 << 4, 1 << 3, 1 << 6, 1 << 5}, others)
 	require.Equal(t, []int{0, 1, 2, 3, 4, 5, 6}, c.variants)

@@ -375,7 +375,6 @@ type quoteTable struct {
 	now          int32
 	// Buffers of newConflictEvidence, reused from one conflict to the next.
 	classes []quoteClass
-	of      []int32
 	bySize  []int
 }
 
@@ -385,7 +384,6 @@ type quoteClass struct {
 	trimmed string // of the form's first quote
 	ascii   bool
 	vars    uint64 // the variants that make the statement
-	agrees  uint64 // the variants that make a statement that states the same
 }
 
 type quoteInfo struct {
@@ -427,11 +425,11 @@ func (t *quoteTable) id(q string) int32 {
 type conflictEvidence struct {
 	variants []int   // the variants with a statement, in order of their first
 	places   [][]int // places[k]: the places in p.Evidence of variants[k]'s statements, in order
-	// agrees holds, for each statement of a cross-variant conflict (by
-	// place), the variants (as bits) with a statement that states the
-	// same (sameStatement), its own variant's bit aside (it may be set);
-	// nil when a variant's index does not fit the bits, and then sets
-	// holds the statements' word sets instead.
+	// agrees holds, for each variant of a cross-variant conflict (as
+	// variants), the variants (as bits) with a statement that states the
+	// same as one of its own (sameStatement), its own bit aside (it may
+	// be set); nil when a variant's index does not fit the bits, and then
+	// sets holds the statements' word sets instead.
 	agrees []uint64
 	sets   []words.Set
 }
@@ -486,25 +484,56 @@ func newConflictEvidence(p *diff.Point, qs *quoteTable) *conflictEvidence {
 	// is worked out once per pair of classes, not per pair of statements.
 	// The table's buffers are reused from one conflict to the next.
 	classes := qs.classes[:0]
-	of := slices.Grow(qs.of[:0], len(p.Evidence))[:len(p.Evidence)] // each statement's class
-	defer func() { qs.classes, qs.of = classes, of }()
+	defer func() { qs.classes = classes }()
 	qs.stampNext()
-	for j, e := range p.Evidence {
+	for _, e := range p.Evidence {
 		q := qs.quotes[qs.id(e.Quote)]
 		k := qs.classOf(q.form)
 		if k < 0 {
 			k = qs.setClass(q.form, int32(len(classes)))
 			classes = append(classes, quoteClass{form: q.form, trimmed: q.trimmed, ascii: isASCII(q.trimmed)})
 		}
-		of[j] = k
 		classes[k].vars |= 1 << e.Variant
 	}
-	relate := func(a, b int) {
-		classes[a].agrees |= classes[b].vars
-		classes[b].agrees |= classes[a].vars
+	// What is asked is which variants state the same as which (agrees,
+	// by variant bit): a pair of classes whose variants are all known to
+	// agree already is not compared, and once every variant agrees with
+	// every other nothing is.
+	var agrees [64]uint64
+	var every uint64 // the conflict's variants
+	for _, v := range c.variants {
+		every |= 1 << v
 	}
-	known := func(a, b int) bool {
-		return classes[a].agrees&classes[b].vars == classes[b].vars && classes[b].agrees&classes[a].vars == classes[a].vars
+	relateVars := func(va, vb uint64) {
+		for bits := va; bits != 0; bits &= bits - 1 {
+			agrees[mathbits.TrailingZeros64(bits)] |= vb
+		}
+		for bits := vb; bits != 0; bits &= bits - 1 {
+			agrees[mathbits.TrailingZeros64(bits)] |= va
+		}
+	}
+	knownVars := func(va, vb uint64) bool {
+		for bits := va; bits != 0; bits &= bits - 1 {
+			if agrees[mathbits.TrailingZeros64(bits)]&vb != vb {
+				return false
+			}
+		}
+		for bits := vb; bits != 0; bits &= bits - 1 {
+			if agrees[mathbits.TrailingZeros64(bits)]&va != va {
+				return false
+			}
+		}
+		return true
+	}
+	relate := func(a, b int) { relateVars(classes[a].vars, classes[b].vars) }
+	known := func(a, b int) bool { return knownVars(classes[a].vars, classes[b].vars) }
+	done := func() bool {
+		for _, v := range c.variants {
+			if agrees[v]&every != every {
+				return false
+			}
+		}
+		return true
 	}
 	for k := range classes {
 		relate(k, k) // one form in two variants: the same statement
@@ -521,7 +550,7 @@ func newConflictEvidence(p *diff.Point, qs *quoteTable) *conflictEvidence {
 			byFold[keys[k]] |= classes[k].vars
 		}
 		for k := range classes {
-			classes[k].agrees |= byFold[keys[k]]
+			relateVars(classes[k].vars, byFold[keys[k]])
 		}
 	}
 	// Nearly the same words: only sets of close sizes can overlap 90%
@@ -534,6 +563,9 @@ func newConflictEvidence(p *diff.Point, qs *quoteTable) *conflictEvidence {
 	qs.bySize = bySize
 	slices.SortStableFunc(bySize, func(a, b int) int { return len(set(a)) - len(set(b)) })
 	for i, a := range bySize {
+		if done() {
+			break
+		}
 		na := len(set(a))
 		for _, b := range bySize[i+1:] {
 			nb := len(set(b))
@@ -545,9 +577,9 @@ func newConflictEvidence(p *diff.Point, qs *quoteTable) *conflictEvidence {
 			}
 		}
 	}
-	c.agrees = make([]uint64, len(p.Evidence))
-	for j := range p.Evidence {
-		c.agrees[j] = classes[of[j]].agrees
+	c.agrees = make([]uint64, len(c.variants))
+	for k, v := range c.variants {
+		c.agrees[k] = agrees[v]
 	}
 	return c
 }
@@ -831,11 +863,7 @@ func contradictionMark(p diff.Point, idx int, f *docFacts, c *conflictEvidence) 
 	// that state the same.
 	claimers, agree := len(c.variants)-1, 0
 	if c.agrees != nil {
-		var bits uint64
-		for _, o := range own {
-			bits |= c.agrees[o]
-		}
-		agree = mathbits.OnesCount64(bits &^ (1 << idx))
+		agree = mathbits.OnesCount64(c.agrees[slices.Index(c.variants, idx)] &^ (1 << idx))
 	} else {
 		for k, w := range c.variants {
 			if w == idx {
