@@ -18,7 +18,9 @@ import (
 //
 // Implementations must be safe for concurrent use: round 1 calls every
 // advocate at once. Argue must return promptly, with an error wrapping
-// ctx.Err(), once ctx is done.
+// ctx.Err(), once ctx is done. The returned statement belongs to the
+// engine, which keeps it in the transcript: an advocate must not change
+// it, or the slices it holds, after Argue returns.
 type Advocate interface {
 	Argue(ctx context.Context, turn Turn) (Statement, error)
 }
@@ -224,26 +226,40 @@ func ValidateStatement(turn Turn, st Statement) error {
 
 // pointPlaces maps the id of each of the turn's points to its first place
 // among them, once per debate (every statement of every round is
-// validated against the same points).
-func pointPlaces(turn Turn) map[string]int {
-	places, _ := memoGet(turn.memo, "point-places", func() (map[string]int, error) {
-		out := make(map[string]int, len(turn.Points))
+// validated against the same points); unique tells whether every id is
+// at its own place, as the analysis's are.
+func pointPlaces(turn Turn) (places map[string]int, unique bool) {
+	pp, _ := memoGet(turn.memo, "point-places", func() (pointPlacesOf, error) {
+		out := pointPlacesOf{places: make(map[string]int, len(turn.Points)), unique: true}
 		for i, p := range turn.Points {
-			if _, dup := out[p.ID]; !dup {
-				out[p.ID] = i
+			if _, dup := out.places[p.ID]; !dup {
+				out.places[p.ID] = i
+			} else {
+				out.unique = false
 			}
 		}
 		return out, nil
 	})
-	return places
+	return pp.places, pp.unique
+}
+
+type pointPlacesOf struct {
+	places map[string]int
+	unique bool
 }
 
 func validateStatement(turn Turn, st Statement) error {
 	labels := turn.Labels()
-	want := pointPlaces(turn)
+	want, unique := pointPlaces(turn)
 	seen := make([]bool, len(turn.Points)) // by the point's first place
-	for _, p := range st.Positions {
-		at, ok := want[p.Point]
+	for i := range st.Positions {
+		p := &st.Positions[i]
+		// A statement in the points' order names the i-th point i-th:
+		// with ids at their own places, that is its first place.
+		at, ok := i, unique && i < len(turn.Points) && turn.Points[i].ID == p.Point
+		if !ok {
+			at, ok = want[p.Point]
+		}
 		switch {
 		case !ok:
 			return fmt.Errorf("position on %q, which is not a diff point under debate", p.Point)
@@ -260,8 +276,12 @@ func validateStatement(turn Turn, st Statement) error {
 		}
 		seen[at] = true
 	}
-	for _, p := range turn.Points {
-		if !seen[want[p.ID]] {
+	for i, p := range turn.Points {
+		first := i
+		if !unique {
+			first = want[p.ID]
+		}
+		if !seen[first] {
 			return fmt.Errorf("no position on %s; every diff point needs one", p.ID)
 		}
 	}

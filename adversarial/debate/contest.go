@@ -47,23 +47,18 @@ func contestedPoints(in Input, points []diff.Point, m *memo) []string {
 	views := make([]*docView, len(a.Variants)) // by analysis index; nil when not debated
 	for _, v := range in.Variants {
 		if i := variantIndex(a, v.Label); i >= 0 {
-			views[i] = docViewOf(m, v, i)
+			views[i] = docViewOf(m, a, v, i)
 		}
 	}
-	var conflicts []diff.Point
-	for _, p := range a.Points {
-		if p.Category == diff.CategoryContradiction && p.Scope != diff.IntraVariant {
-			conflicts = append(conflicts, p)
-		}
-	}
-	idx := newPlaceIndex(a, views, conflicts)
+	cs := conflictsIn(m, a)
+	idx := placeIndex{views: views, conflicts: cs}
 	out := []string{}
 	for _, p := range points {
 		switch p.Category {
 		case diff.CategoryUnique:
 			continue
 		case diff.CategoryContent:
-			if !opposed(a, views, p, conflicts, idx) {
+			if !opposed(a, views, p, idx) {
 				continue
 			}
 		}
@@ -72,18 +67,59 @@ func contestedPoints(in Input, points []diff.Point, m *memo) []string {
 	return out
 }
 
+// conflictList is the analysis's cross-variant contradictions, the ones
+// that can make a content point opposed.
+type conflictList struct {
+	points []*diff.Point // in the analysis's Points
+	// from holds where each conflict's statements start in a list of
+	// every conflict's statements, one after the other.
+	from []int
+	n    int // statements in all
+}
+
+// conflictsIn returns the analysis's cross-variant contradictions, once
+// per run (m is the run's memo).
+func conflictsIn(m *memo, a *diff.Analysis) *conflictList {
+	cl, _ := memoGet(m, "contest-conflicts", func() (*conflictList, error) {
+		cl := &conflictList{}
+		for i := range a.Points {
+			if p := &a.Points[i]; p.Category == diff.CategoryContradiction && p.Scope != diff.IntraVariant {
+				cl.points = append(cl.points, p)
+				cl.from = append(cl.from, cl.n)
+				cl.n += len(p.Evidence)
+			}
+		}
+		return cl, nil
+	})
+	return cl
+}
+
 // placeIndex lists, by variant and section, the field disagreements with
 // a value there and the conflicts with a statement there, so that a
 // content point looks only at those under its own sections instead of
 // every one of the analysis. A section and its subsections are a run of
 // consecutive section indexes, so each variant's lists are kept in
-// section order: the entries under a section are one slice.
+// section order: the entries under a section are one slice. A variant's
+// lists depend on the variant alone: its view keeps them (see places).
 type placeIndex struct {
-	fields    []sectionLists // by variant; empty when not debated
-	conflicts []sectionLists
-	// at holds, for each conflict, the section of each of its statements
-	// in a debated variant (-1 elsewhere), in evidence order.
-	at [][]int
+	views     []*docView // by variant; nil when not debated
+	conflicts *conflictList
+}
+
+// variantPlaces are one variant's lists of a placeIndex.
+type variantPlaces struct {
+	fields    sectionLists // indexes in the analysis's Fields
+	conflicts sectionLists // indexes in the conflictList
+	// at holds the section of each of the variant's statements in the
+	// conflicts, by the statement's place in the conflictList's list of
+	// statements (-1 for the other variants' statements).
+	at []int32
+}
+
+// sectionOf returns the section of statement k of conflict xi, which
+// must be a debated variant's.
+func (idx placeIndex) sectionOf(xi, k, v int) int {
+	return int(idx.views[v].places(idx.conflicts).at[idx.conflicts.from[xi]+k])
 }
 
 // sectionLists holds indexes grouped by section, in section order:
@@ -105,13 +141,15 @@ func (l sectionLists) under(top, end int) []int {
 // by section; an index is listed once per section.
 func newSectionLists(sections int, pairs [][2]int) sectionLists {
 	l := sectionLists{start: make([]int, sections+2)}
-	last := make(map[[2]int]bool, len(pairs))
 	kept := pairs[:0:0]
+	// last holds, by section, the index last kept there + 1: indexes come
+	// in order, so a repeat is the pair kept last in its section.
+	last := make([]int, sections)
 	for _, p := range pairs {
-		if p[0] < 0 || p[0] >= sections || last[p] {
+		if p[0] < 0 || p[0] >= sections || last[p[0]] == p[1]+1 {
 			continue
 		}
-		last[p] = true
+		last[p[0]] = p[1] + 1
 		kept = append(kept, p)
 		l.start[p[0]+2]++
 	}
@@ -126,36 +164,37 @@ func newSectionLists(sections int, pairs [][2]int) sectionLists {
 	return l
 }
 
-func newPlaceIndex(a *diff.Analysis, views []*docView, conflicts []diff.Point) placeIndex {
-	idx := placeIndex{fields: make([]sectionLists, len(views)), conflicts: make([]sectionLists, len(views)),
-		at: make([][]int, len(conflicts))}
-	fields := make([][][2]int, len(views))
+// places returns the variant's lists of the place index, built once.
+func (dv *docView) places(cl *conflictList) *variantPlaces {
+	dv.placesOnce.Do(func() { dv.placeLists = newVariantPlaces(dv, cl) })
+	return dv.placeLists
+}
+
+func newVariantPlaces(dv *docView, cl *conflictList) *variantPlaces {
+	a, v := dv.analysis, dv.variant
+	vp := &variantPlaces{at: make([]int32, cl.n)}
+	var fields [][2]int
 	for fi, f := range a.Fields {
 		for _, fv := range f.Values {
-			if fv.Variant >= 0 && fv.Variant < len(views) && views[fv.Variant] != nil {
-				fields[fv.Variant] = append(fields[fv.Variant], [2]int{fv.Section, fi})
+			if fv.Variant == v {
+				fields = append(fields, [2]int{fv.Section, fi})
 			}
 		}
 	}
-	stmts := make([][][2]int, len(views))
-	for xi, x := range conflicts {
-		idx.at[xi] = make([]int, len(x.Evidence))
+	var stmts [][2]int
+	for xi, x := range cl.points {
 		for k, e := range x.Evidence {
-			idx.at[xi][k] = -1
-			if e.Variant >= 0 && e.Variant < len(views) && views[e.Variant] != nil {
-				s := sectionOfLine(views[e.Variant].doc, e.Line)
-				idx.at[xi][k] = s
-				stmts[e.Variant] = append(stmts[e.Variant], [2]int{s, xi})
+			at := -1
+			if e.Variant == v {
+				at = sectionOfLine(dv.doc, e.Line)
+				stmts = append(stmts, [2]int{at, xi})
 			}
+			vp.at[cl.from[xi]+k] = int32(at)
 		}
 	}
-	for v, dv := range views {
-		if dv != nil {
-			idx.fields[v] = newSectionLists(len(dv.doc.Sections), fields[v])
-			idx.conflicts[v] = newSectionLists(len(dv.doc.Sections), stmts[v])
-		}
-	}
-	return idx
+	vp.fields = newSectionLists(len(dv.doc.Sections), fields)
+	vp.conflicts = newSectionLists(len(dv.doc.Sections), stmts)
+	return vp
 }
 
 // near returns the field disagreements and conflicts with a value or a
@@ -166,7 +205,8 @@ func newPlaceIndex(a *diff.Analysis, views []*docView, conflicts []diff.Point) p
 // compares a whole document in one variant with one section in another
 // looks at the few under that section, not at every one in the document.
 // The lists are sorted and without repeats.
-func (idx placeIndex) near(views []*docView, p diff.Point) (fields, conflicts []int) {
+func (idx placeIndex) near(p diff.Point) (fields, conflicts []int) {
+	views := idx.views
 	type span struct{ v, top, end int }
 	var spans []span
 	for v := range p.Positions {
@@ -176,23 +216,24 @@ func (idx placeIndex) near(views []*docView, p diff.Point) (fields, conflicts []
 		}
 		spans = append(spans, span{v, top, subtreeEnd(views[v].doc, top)})
 	}
-	gather := func(lists []sectionLists) []int {
+	gather := func(lists func(v int) sectionLists) []int {
 		largest, most := -1, -1
 		for k, sp := range spans {
-			if n := len(lists[sp.v].under(sp.top, sp.end)); n > most {
+			if n := len(lists(sp.v).under(sp.top, sp.end)); n > most {
 				largest, most = k, n
 			}
 		}
 		var out []int
 		for k, sp := range spans {
 			if k != largest {
-				out = append(out, lists[sp.v].under(sp.top, sp.end)...)
+				out = append(out, lists(sp.v).under(sp.top, sp.end)...)
 			}
 		}
 		slices.Sort(out)
 		return slices.Compact(out)
 	}
-	return gather(idx.fields), gather(idx.conflicts)
+	return gather(func(v int) sectionLists { return views[v].places(idx.conflicts).fields }),
+		gather(func(v int) sectionLists { return views[v].places(idx.conflicts).conflicts })
 }
 
 // subtreeEnd returns the index after the last subsection of section top.
@@ -206,49 +247,90 @@ func subtreeEnd(d *diff.Document, top int) int {
 // its labelled fields by section and the sections whose own text commits
 // to something.
 type docView struct {
-	doc     *diff.Document
-	fields  map[int][]diff.Field
-	commits map[int]bool // a prescription, a technology or a measured value of the section's own
+	doc      *diff.Document
+	analysis *diff.Analysis
+	variant  int // the analysis's index of the variant
+	fields   map[int][]diff.Field
+	commits  map[int]bool // a prescription, a technology or a measured value of the section's own
 	// own holds each section's own text (see ownTextOf), built the first
 	// time a point asks for it: many points compare the same section, and
 	// building its word set is most of what comparing it costs.
 	own []ownTextCell
+	// placeLists are the variant's lists of the contested points' place
+	// index (see places).
+	placesOnce sync.Once
+	placeLists *variantPlaces
 }
 
 type ownTextCell struct {
-	once sync.Once
-	t    ownText
+	once       sync.Once
+	t          ownText
+	fieldsOnce sync.Once
+	fields     []shortField // see shortFields
+	titleOnce  sync.Once
+	title      words.Set // the heading's words (see sameSubject)
+}
+
+// titleSet returns words.NewSet of section s's title, made once per
+// section: every point that compares the section, in every debate of the
+// run, compares its heading.
+func (dv *docView) titleSet(s int) words.Set {
+	if s < 0 || s >= len(dv.own) {
+		return words.NewSet(dv.doc.Sections[s].Title)
+	}
+	c := &dv.own[s]
+	c.titleOnce.Do(func() { c.title = words.NewSet(dv.doc.Sections[s].Title) })
+	return c.title
 }
 
 // docViewOf returns variant v's view (at index i of the analysis), kept
 // in m.
-func docViewOf(m *memo, v Variant, i int) *docView {
-	dv, _ := memoGet(m, "doc-view\x00"+v.Label, func() (*docView, error) { return newDocView(v.Doc, i), nil })
+func docViewOf(m *memo, a *diff.Analysis, v Variant, i int) *docView {
+	dv, _ := memoGet(m, "doc-view\x00"+v.Label, func() (*docView, error) { return newDocView(a, v.Doc, i), nil })
 	return dv
 }
 
-func newDocView(d *diff.Document, v int) *docView {
-	dv := &docView{doc: d, fields: map[int][]diff.Field{}, commits: map[int]bool{}, own: make([]ownTextCell, len(d.Sections))}
-	// The fields grouped by section, in their order, without copying them
-	// again: counted first, then each section's are a slice of one array.
-	fields := diff.ExtractFields(d, v)
-	count := map[int]int{}
-	for _, f := range fields {
-		count[f.Section]++
+func newDocView(a *diff.Analysis, d *diff.Document, v int) *docView {
+	dv := &docView{doc: d, analysis: a, variant: v, fields: map[int][]diff.Field{}, commits: map[int]bool{}, own: make([]ownTextCell, len(d.Sections))}
+	// The fields grouped by section, in their order: the document's own
+	// slice, read-only (the view reads no field's variant), in which a
+	// section's fields follow one another when their sections never go
+	// back; else copied, counted first, each section's a slice of one
+	// array.
+	fields := diff.SharedFields(d)
+	ordered := true
+	for i := 1; i < len(fields) && ordered; i++ {
+		ordered = fields[i].Section >= fields[i-1].Section
 	}
-	grouped := make([]diff.Field, 0, len(fields))
-	for _, f := range fields {
-		if got, ok := dv.fields[f.Section]; ok {
-			dv.fields[f.Section] = append(got, f)
-			continue
+	if ordered {
+		for i := 0; i < len(fields); {
+			j := i + 1
+			for j < len(fields) && fields[j].Section == fields[i].Section {
+				j++
+			}
+			dv.fields[fields[i].Section] = fields[i:j:j]
+			i = j
 		}
-		n := count[f.Section]
-		start := len(grouped)
-		grouped = grouped[:start+n]
-		dv.fields[f.Section] = append(grouped[start:start:start+n], f)
+	} else {
+		count := map[int]int{}
+		for _, f := range fields {
+			count[f.Section]++
+		}
+		grouped := make([]diff.Field, 0, len(fields))
+		for _, f := range fields {
+			if got, ok := dv.fields[f.Section]; ok {
+				dv.fields[f.Section] = append(got, f)
+				continue
+			}
+			n := count[f.Section]
+			start := len(grouped)
+			grouped = grouped[:start+n]
+			dv.fields[f.Section] = append(grouped[start:start:start+n], f)
+		}
 	}
-	for _, c := range diff.ExtractClaims(d, v) {
-		if c.Type == diff.Requirement || c.Choice != nil || len(c.Quantities) > 0 {
+	claims := diff.SharedClaims(d) // read-only: the view reads no claim's variant
+	for i := range claims {
+		if c := &claims[i]; c.Type == diff.Requirement || c.Choice != nil || len(c.Quantities) > 0 {
 			dv.commits[c.Section] = true
 		}
 	}
@@ -257,7 +339,7 @@ func newDocView(d *diff.Document, v int) *docView {
 
 // opposed reports whether two or more debated variants take positions on
 // content point p (see the rule above).
-func opposed(a *diff.Analysis, views []*docView, p diff.Point, conflicts []diff.Point, idx placeIndex) bool {
+func opposed(a *diff.Analysis, views []*docView, p diff.Point, idx placeIndex) bool {
 	// view returns variant v's view and the section p compares of it,
 	// when v is debated and p compares one.
 	view := func(v int) (*docView, int, bool) {
@@ -272,7 +354,7 @@ func opposed(a *diff.Analysis, views []*docView, p diff.Point, conflicts []diff.
 		dv, top, ok := view(v)
 		return ok && under(dv.doc, s, top)
 	}
-	fieldsNear, conflictsNear := idx.near(views, p)
+	fieldsNear, conflictsNear := idx.near(p)
 	for _, fi := range fieldsNear {
 		f := a.Fields[fi]
 		var vals []diff.FieldValue
@@ -286,22 +368,30 @@ func opposed(a *diff.Analysis, views []*docView, p diff.Point, conflicts []diff.
 		}
 	}
 	for _, xi := range conflictsNear {
-		x := conflicts[xi]
-		seen := map[int]bool{}
+		x := idx.conflicts.points[xi]
+		first := -1 // the first variant with a statement in a compared section
 		for k, e := range x.Evidence {
-			if _, _, ok := view(e.Variant); ok && inSection(e.Variant, idx.at[xi][k]) {
-				seen[e.Variant] = true
+			if e.Variant == first {
+				continue
 			}
-		}
-		if len(seen) >= 2 {
-			return true
+			if _, _, ok := view(e.Variant); ok && inSection(e.Variant, idx.sectionOf(xi, k, e.Variant)) {
+				if first >= 0 {
+					return true // a second variant's
+				}
+				first = e.Variant
+			}
 		}
 	}
 	if ownFieldsDiffer(views, p) {
 		return true
 	}
 	// Failing a detected conflict, the variants' own texts must state
-	// something, differ and answer the same question.
+	// something, differ and answer the same question. The headings are
+	// compared first: their words are few, and a point whose headings
+	// share none needs no word set of the texts.
+	if !sameSubject(views, p) {
+		return false
+	}
 	var texts []ownText
 	committing := 0
 	for v := range p.Positions {
@@ -318,9 +408,6 @@ func opposed(a *diff.Analysis, views []*docView, p diff.Point, conflicts []diff.
 	}
 	if len(texts) < 2 {
 		return false // one variant's text: coverage, not a position
-	}
-	if !sameSubject(views, p) {
-		return false
 	}
 	differ, shareLabels, apart := false, false, false
 	for i, x := range texts {
@@ -378,14 +465,31 @@ func ownTextOf(dv *docView, s int) ownText {
 
 func buildOwnText(dv *docView, s int) ownText {
 	d := dv.doc
-	var b strings.Builder
-	for _, blk := range d.BlocksIn(d.Sections[s].Body()) {
-		if blk.Section == s && blk.Kind != diff.Code && !blk.Header {
-			b.WriteString(blk.Text)
-			b.WriteByte(' ')
+	// The blocks' texts joined by spaces, in one allocation; a section of
+	// one block is its text (a space more or less splits no word).
+	blocks := d.BlocksIn(d.Sections[s].Body())
+	own := func(blk *diff.Block) bool { return blk.Section == s && blk.Kind != diff.Code && !blk.Header }
+	n, count, only := 0, 0, ""
+	for i := range blocks {
+		if own(&blocks[i]) {
+			n += len(blocks[i].Text) + 1
+			count++
+			only = blocks[i].Text
 		}
 	}
-	t := ownText{words: words.NewSet(b.String())}
+	text := only
+	if count > 1 {
+		var b strings.Builder
+		b.Grow(n)
+		for i := range blocks {
+			if own(&blocks[i]) {
+				b.WriteString(blocks[i].Text)
+				b.WriteByte(' ')
+			}
+		}
+		text = b.String()
+	}
+	t := ownText{words: words.NewSet(text)}
 	for _, f := range dv.fields[s] {
 		if f.Form != diff.FormTable {
 			if t.labels == nil {
@@ -404,39 +508,69 @@ func buildOwnText(dv *docView, s int) ownText {
 // across the documents by item; this catches those of the aligned
 // sections themselves, whatever their items are called.
 func ownFieldsDiffer(views []*docView, p diff.Point) bool {
-	values := map[string]map[int]string{} // field → variant → its first value
+	var first map[string]string // field → the first variant's value
 	for v, pos := range p.Positions {
 		if v >= len(views) || views[v] == nil || pos.Section < 0 {
 			continue
 		}
-		for _, f := range views[v].fields[pos.Section] {
-			val := normalValue(f.Value)
-			if val == "" || hasFields(val, 4) { // more than three words
-				continue
+		for _, f := range views[v].shortFields(pos.Section) {
+			if first == nil {
+				first = map[string]string{}
 			}
-			key := normalValue(f.Name)
-			if f.Form == diff.FormTable {
-				key += "\x00" + normalValue(f.Item)
-			}
-			if values[key] == nil {
-				values[key] = map[int]string{}
-			}
-			if _, ok := values[key][v]; !ok {
-				values[key][v] = val
-			}
-		}
-	}
-	for _, byVariant := range values {
-		first := ""
-		for _, val := range byVariant {
-			if first == "" {
-				first = val
-			} else if val != first {
+			if val, ok := first[f.key]; !ok {
+				first[f.key] = f.val
+			} else if val != f.val {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// shortField is a labelled field of a section's own with a short value,
+// as ownFieldsDiffer compares it: the field's key (its name, and a
+// table's item) and its value, normalised.
+type shortField struct{ key, val string }
+
+// shortFields returns the short fields of section s, the first value of
+// each key, built once per section: every point that compares the section
+// reads them.
+func (dv *docView) shortFields(s int) []shortField {
+	if s < 0 || s >= len(dv.own) {
+		return buildShortFields(dv.fields[s])
+	}
+	c := &dv.own[s]
+	c.fieldsOnce.Do(func() { c.fields = buildShortFields(dv.fields[s]) })
+	return c.fields
+}
+
+func buildShortFields(fields []diff.Field) []shortField {
+	var out []shortField
+	var seen map[string]bool // the keys in out, for a section of many fields (a table's)
+	if len(fields) > 8 {
+		seen = make(map[string]bool, len(fields))
+	}
+	for _, f := range fields {
+		val := normalValue(f.Value)
+		if val == "" || hasFields(val, 4) { // more than three words
+			continue
+		}
+		key := normalValue(f.Name)
+		if f.Form == diff.FormTable {
+			key += "\x00" + normalValue(f.Item)
+		}
+		switch {
+		case seen != nil:
+			if seen[key] {
+				continue
+			}
+			seen[key] = true
+		case slices.ContainsFunc(out, func(o shortField) bool { return o.key == key }):
+			continue
+		}
+		out = append(out, shortField{key, val})
+	}
+	return out
 }
 
 // normalValue is a field's name or value compared: lower case, markup and
@@ -508,7 +642,7 @@ func sameSubject(views []*docView, p diff.Point) bool {
 	var titles []words.Set
 	for v, pos := range p.Positions {
 		if v < len(views) && views[v] != nil && pos.Section >= 0 {
-			titles = append(titles, words.NewSet(views[v].doc.Sections[pos.Section].Title))
+			titles = append(titles, views[v].titleSet(pos.Section))
 		}
 	}
 	for i, a := range titles {

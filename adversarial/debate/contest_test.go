@@ -135,3 +135,15 @@ func TestOutcomeNamesTheContestedFigures(t *testing.T) {
 	assert.Contains(t, r.Markdown(), "- Uncontested points left open: C-002 (not conflicts)")
 	assert.Contains(t, r.Markdown(), "- Unresolved points: none")
 }
+
+// TestNewSectionLists checks the grouping of (section, index) pairs,
+// given in index order: each section's indexes in order, each once, and
+// pairs outside the sections dropped.
+func TestNewSectionLists(t *testing.T) {
+	l := newSectionLists(3, [][2]int{{2, 0}, {0, 0}, {2, 0}, {1, 1}, {-1, 1}, {2, 1}, {0, 2}, {0, 2}, {3, 2}, {2, 2}})
+	assert.Equal(t, []int{0, 2}, l.under(0, 1))
+	assert.Equal(t, []int{1}, l.under(1, 2))
+	assert.Equal(t, []int{0, 1, 2}, l.under(2, 3))
+	assert.Equal(t, []int{0, 2, 1, 0, 1, 2}, l.under(0, 3))
+	assert.Empty(t, newSectionLists(2, nil).under(0, 2))
+}

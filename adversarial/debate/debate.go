@@ -573,11 +573,14 @@ func safeArgue(ctx context.Context, adv Advocate, turn Turn) (st Statement, err 
 }
 
 // normalise stamps the engine's fields and orders the positions as the
-// points are ordered, whatever order the advocate used.
+// points are ordered, whatever order the advocate used. What it changes
+// it copies first; positions already in order are kept as the advocate
+// returned them (see [Advocate]: a statement is the engine's once
+// returned), not copied in every turn.
 func (d *debate) normalise(turn Turn, st Statement) Statement {
 	st.Round, st.Variant, st.Agent = turn.Round, turn.Self.Label, turn.Self.Agent
-	st.Positions = slices.Clone(st.Positions)
 	if !d.inPointOrder(st.Positions) {
+		st.Positions = slices.Clone(st.Positions)
 		order := d.pointOrder()
 		slices.SortFunc(st.Positions, func(a, b PointPosition) int { return order[a.Point] - order[b.Point] })
 	}
@@ -712,11 +715,23 @@ func (d *debate) finish() {
 	if final != nil && !aborted && res.Convergence >= res.Threshold {
 		res.Status = Converged
 	}
-	res.Decisions = decide(d.in.Analysis, res, aborted)
+	// An elimination round goes without its scoring matrix: orchestrate
+	// reads only who won each point, and decides the matrix of a round
+	// that ends the run (too few advocates remaining).
+	var winners []string
+	if d.cfg.eliminations == nil {
+		res.Decisions = decide(d.in.Analysis, res, aborted)
+		winners = make([]string, len(res.Decisions))
+		for i, dec := range res.Decisions {
+			winners[i] = dec.Winner
+		}
+	} else {
+		winners = decidedWinners(d.in.Analysis, res, aborted)
+	}
 	for _, l := range d.labels {
 		w := VariantWins{Variant: l}
-		for _, dec := range res.Decisions {
-			if dec.Winner == l {
+		for _, winner := range winners {
+			if winner == l {
 				w.Won++
 			}
 		}
@@ -743,7 +758,7 @@ func warmMeasures(ctx context.Context, first *firstTurns, m *memo, in Input, poi
 			}
 			measureVariant(m.root(), in.Analysis, points, v)
 			if i := variantIndex(in.Analysis, v.Label); i >= 0 {
-				docViewOf(m.root(), v, i) // what the final's contested points read
+				docViewOf(m.root(), in.Analysis, v, i) // what the final's contested points read
 			}
 		}
 	}()

@@ -114,11 +114,10 @@ func debateAssessment(turn Turn) assessment {
 
 // argument builds one heuristic statement.
 type argument struct {
-	turn  Turn
-	a     assessment
-	self  string
-	pos   []PointPosition
-	index map[string]int // see pointIndex
+	turn Turn
+	a    assessment
+	self string
+	pos  []PointPosition
 }
 
 func (g *argument) positions(margin float64) {
@@ -177,7 +176,7 @@ func (g *argument) positions(margin float64) {
 func confidence(pm *pointMarks, prefer string) int {
 	other := -1.0
 	for k, l := range pm.marks.labels {
-		m := pm.marks.marks[k]
+		m := pm.marks.at(k)
 		if l != prefer {
 			other = math.Max(other, m.score)
 		}
@@ -202,19 +201,38 @@ func (g *argument) position(point string) PointPosition {
 // defends (prefers its own variant although another measures better) and
 // concedes.
 func (g *argument) counts() (leads, defends, concedes []string) {
-	for i := range g.a.points {
-		pm := &g.a.points[i]
-		p := g.pos[i]
+	// Counted first, then listed into lists of their size: an advocate
+	// may lead on thousands of points.
+	var n [3]int
+	kind := func(i int) int {
+		pm, p := &g.a.points[i], &g.pos[i]
 		switch {
 		case p.Concede:
-			concedes = append(concedes, pm.point.ID)
+			return 2
 		case p.Prefer == g.self && pm.best == g.self:
-			leads = append(leads, pm.point.ID)
+			return 0
 		case p.Prefer == g.self:
-			defends = append(defends, pm.point.ID)
+			return 1
+		}
+		return -1
+	}
+	for i := range g.a.points {
+		if k := kind(i); k >= 0 {
+			n[k]++
 		}
 	}
-	return leads, defends, concedes
+	lists := [3][]string{}
+	for k := range lists {
+		if n[k] > 0 {
+			lists[k] = make([]string, 0, n[k])
+		}
+	}
+	for i := range g.a.points {
+		if k := kind(i); k >= 0 {
+			lists[k] = append(lists[k], g.a.points[i].point.ID)
+		}
+	}
+	return lists[0], lists[1], lists[2]
 }
 
 // opening is round 1: position, steelman of each opponent, strengths,
@@ -433,17 +451,23 @@ func (g *argument) marksFor(point string) (*pointMarks, bool) {
 // pointIndex maps each point's id to its place in the assessment (and in
 // pos): the rebuttal and the closing look points up by id, once per
 // point they defend or leave unresolved — thousands in a large document,
-// where a scan per look-up made the turn quadratic.
+// where a scan per look-up made the turn quadratic. Every turn of the
+// debate reads the same assessment, which keeps the map.
 func (g *argument) pointIndex() map[string]int {
-	if g.index == nil {
-		g.index = make(map[string]int, len(g.a.points))
+	x := g.a.index
+	if x == nil { // an assessment made outside assess
+		x = &pointIndex{}
+		g.a.index = x
+	}
+	x.once.Do(func() {
+		x.m = make(map[string]int, len(g.a.points))
 		for i := range g.a.points {
-			if _, dup := g.index[g.a.points[i].point.ID]; !dup {
-				g.index[g.a.points[i].point.ID] = i // the first, as a scan finds it
+			if _, dup := x.m[g.a.points[i].point.ID]; !dup {
+				x.m[g.a.points[i].point.ID] = i // the first, as a scan finds it
 			}
 		}
-	}
-	return g.index
+	})
+	return x.m
 }
 
 // topVariant returns the variant that measures best on the most points
@@ -497,7 +521,7 @@ func (g *argument) moreEvidence(point string) (Claim, bool) {
 func runnerUp(pm *pointMarks, label string) float64 {
 	best := 0.0
 	for k, l := range pm.marks.labels {
-		m := pm.marks.marks[k]
+		m := pm.marks.at(k)
 		if l != label {
 			best = math.Max(best, m.score)
 		}

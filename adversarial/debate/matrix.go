@@ -46,6 +46,34 @@ func decide(a *diff.Analysis, res *Result, aborted bool) []Decision {
 	return out
 }
 
+// decidedWinners returns the Winner of each of decide's decisions, in
+// their order, without deciding the rest of the matrix.
+func decidedWinners(a *diff.Analysis, res *Result, aborted bool) []string {
+	var final *Round
+	for i := range res.Rounds {
+		if res.Rounds[i].Complete {
+			final = &res.Rounds[i]
+		}
+	}
+	out := make([]string, len(a.Points))
+	if aborted || final == nil {
+		return out // undecided, or not debated: no winner
+	}
+	debated := make(map[string]bool, len(res.Points))
+	for _, id := range res.Points {
+		debated[id] = true
+	}
+	k := -1 // the point's index among the debated points
+	for i, p := range a.Points {
+		if debated[p.ID] {
+			k++
+			t, _ := tallyAt(*final, k, p.ID)
+			out[i] = t.Winner
+		}
+	}
+	return out
+}
+
 // decidePoint calibrates one decision's confidence: unanimous 90–100,
 // majority 60–89, split 50 and unresolved; +10 when a losing advocate
 // conceded; 100 only when every losing advocate explicitly conceded; never

@@ -1,10 +1,6 @@
 package debate
 
-import (
-	"sync"
-
-	"github.com/crucible-go/crucible/internal/words"
-)
+import "sync"
 
 // memo holds, for one debate, what every advocate would otherwise
 // compute for itself: the heuristic measures of the variants, the shared
@@ -20,23 +16,6 @@ type memo struct {
 	mu      sync.Mutex
 	entries map[string]*memoEntry
 	parent  *memo
-	// quoteSets holds the word set of each evidence quote, by quote: a
-	// contradiction's quotes are compared from every variant's side.
-	quoteSets sync.Map
-}
-
-// quoteSet returns words.NewSet(q), computed once per run (the root
-// memo's). The set must not be changed.
-func (m *memo) quoteSet(q string) words.Set {
-	if m == nil {
-		return words.NewSet(q)
-	}
-	r := m.root()
-	if s, ok := r.quoteSets.Load(q); ok {
-		return s.(words.Set)
-	}
-	s, _ := r.quoteSets.LoadOrStore(q, words.NewSet(q))
-	return s.(words.Set)
 }
 
 // root returns the memo of the whole run: the top-most parent.

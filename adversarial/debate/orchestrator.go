@@ -156,6 +156,10 @@ func orchestrate(ctx context.Context, in Input, cfg config, points []diff.Point)
 				break
 			}
 		}
+		// The group's round becomes the run's result: its scoring
+		// matrix, which an elimination round goes without, as its
+		// debate ended.
+		res.Decisions = decide(in.Analysis, res, res.Stop.Reason == StopAborted)
 		res.Failures = nil
 		res.EliminationFailures = failures
 		res.Stop = Stop{Reason: StopAborted, Round: 1, Log: "Debate aborted: fewer than 2 advocates remain after the elimination rounds"}

@@ -69,6 +69,9 @@ func TestOrchestratorContinuesWithWhoeverRemains(t *testing.T) {
 				require.NotNil(t, de.Result)
 				assert.Len(t, de.Result.Dropped(), len(tt.failing))
 				assert.NotPanics(t, func() { _ = de.Result.Markdown() })
+				for _, d := range de.Result.Decisions {
+					assert.NotEmpty(t, d.Evidence, "a group's matrix shown as the run's has its summaries")
+				}
 				return
 			}
 			require.NoError(t, err, "two or more advocates remain")
@@ -83,6 +86,9 @@ func TestOrchestratorContinuesWithWhoeverRemains(t *testing.T) {
 				assert.NotContains(t, final, f.Variant, "an advocate dropped in its group is not in the final")
 			}
 			assert.GreaterOrEqual(t, len(final), 2)
+			for _, d := range res.Decisions {
+				assert.NotEmpty(t, d.Evidence, "the final's matrix has its summaries")
+			}
 			md := res.Markdown()
 			assert.Contains(t, md, "Orchestrator: final debate among")
 			if tt.logHas != "" {

@@ -3,11 +3,13 @@ package debate
 import (
 	"fmt"
 	"math"
+	mathbits "math/bits"
 	"regexp"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -31,6 +33,28 @@ type docFacts struct {
 	// variants disagree on to how many other variants give a value of the
 	// same class, and how many give one at all.
 	fields map[int]fieldSupport
+	// refs holds each section's sectionRef, which every mark of the
+	// section cites.
+	refs []string
+	// quotes holds quoteOf of each block's text, made the first time a
+	// mark quotes the block (sections quote the blocks of their
+	// subsections too); quoted tells which are made.
+	quotes []string
+	quoted []bool
+	// noConflict is the measure of a contradiction inside another
+	// variant, the same for every such point.
+	noConflict string
+}
+
+// quote returns quoteOf of block i's text, made once.
+func (f *docFacts) quote(d *diff.Document, i int) string {
+	if f.quoted == nil {
+		f.quotes, f.quoted = make([]string, len(d.Blocks)), make([]bool, len(d.Blocks))
+	}
+	if !f.quoted[i] {
+		f.quotes[i], f.quoted[i] = quoteOf(d.Text(d.Blocks[i].Span)), true
+	}
+	return f.quotes[i]
 }
 
 // fieldSupport is the other variants' agreement with one labelled value.
@@ -48,11 +72,12 @@ type blockFacts struct {
 // analysis (the diff step's detectors already ran over it) and measures
 // its blocks.
 func measureDoc(a *diff.Analysis, idx int, d *diff.Document) *docFacts {
+	f := &docFacts{blocks: make([]blockFacts, len(d.Blocks)), refs: make([]string, len(d.Sections))}
 	bySection := make(map[string]int, len(d.Sections))
 	for i := range d.Sections {
-		bySection[sectionRef(d, i)] = i
+		f.refs[i] = sectionRef(d, i)
+		bySection[f.refs[i]] = i
 	}
-	f := &docFacts{blocks: make([]blockFacts, len(d.Blocks))}
 	ind := d.BlockIndicators()
 	for i, b := range d.Blocks {
 		bf := &f.blocks[i]
@@ -97,7 +122,17 @@ func measureDoc(a *diff.Analysis, idx int, d *diff.Document) *docFacts {
 		}
 		f.conflicts = append(f.conflicts, secs)
 	}
+	f.noConflict = noConflictMeasure(f)
 	return f
+}
+
+// noConflictMeasure is the measure of a contradiction inside another
+// variant, for a document with f's own.
+func noConflictMeasure(f *docFacts) string {
+	if n := len(f.conflicts); n > 0 {
+		return "does not contain this conflict (it has " + plural(n, "other internal contradiction") + " elsewhere)"
+	}
+	return "does not contain this conflict, nor any other inside itself"
 }
 
 // mark is one variant's answer to one point: a score in [0, 1], what was
@@ -183,6 +218,14 @@ func (m mark) cite(label string) string {
 type assessment struct {
 	labels []string
 	points []pointMarks
+	// index maps each point's id to its place in points (see
+	// argument.pointIndex), built once for the debate's turns.
+	index *pointIndex
+}
+
+type pointIndex struct {
+	once sync.Once
+	m    map[string]int
 }
 
 type pointMarks struct {
@@ -196,48 +239,60 @@ type pointMarks struct {
 
 // markSet holds a point's mark of each variant of a debate, by label: a
 // handful of variants, looked up by every advocate on every point, so a
-// slice beside the debate's labels rather than a map per point.
+// slice beside the debate's labels rather than a map per point. The
+// marks are the variants' own measures (see variantMeasures), read in
+// place rather than copied for every debate of a run.
 type markSet struct {
 	labels []string // shared by every point of the assessment
-	marks  []mark   // marks[i] is labels[i]'s
+	marks  [][]mark // marks[i][k] is labels[i]'s; shared by every point
+	k      int      // the point's place in marks[i]
 }
 
-// get returns the label's mark, the zero mark for a label not debated.
-func (s markSet) get(label string) mark {
+// get returns the label's mark, the zero mark for a label not debated:
+// the mark itself, which callers only read (the advocates read marks
+// point by point, and copying each cost more than reading it).
+func (s markSet) get(label string) *mark {
 	for i, l := range s.labels {
 		if l == label {
-			return s.marks[i]
+			return &s.marks[i][s.k]
 		}
 	}
-	return mark{}
+	return &mark{}
 }
+
+// at returns the mark of labels[i].
+func (s markSet) at(i int) *mark { return &s.marks[i][s.k] }
 
 // assess scores the turn's variants on the turn's points. The result is
 // the same for every advocate of a debate.
 func assess(turn Turn) assessment {
-	a := assessment{labels: turn.Labels(), points: make([]pointMarks, 0, len(turn.Points))}
+	a := assessment{labels: turn.Labels(), points: make([]pointMarks, 0, len(turn.Points)), index: &pointIndex{}}
 	vars := turn.Variants()
-	covered := coveredTopics(turn.Analysis, vars)
+	var covered []*diff.Topic // the structural points' (see structureMark), when there is one
+	coveredDone := false
 	own := make([]*variantMeasures, len(vars))
 	labels := make([]string, len(vars))
+	marks := make([][]mark, len(vars))
 	for i, v := range vars {
 		labels[i] = v.Label
 	}
 	for i, v := range vars {
 		own[i] = measureVariant(turn.memo.root(), turn.Analysis, turn.Points, v)
+		marks[i] = own[i].marks
 	}
-	all := make([]mark, len(turn.Points)*len(vars)) // every point's marks, one allocation
 	for k, p := range turn.Points {
-		marks := all[k*len(vars) : (k+1)*len(vars) : (k+1)*len(vars)]
-		pm := pointMarks{point: &turn.Points[k], marks: markSet{labels: labels, marks: marks}}
-		for i, v := range vars {
-			m := own[i].marks[k]
-			if p.Category == diff.CategoryStructural {
-				// The one measure that depends on the other variants
-				// debating: the share of their topics this one covers.
-				m = finishMark(p, own[i].idx, structureMark(p, own[i].idx, v.Doc, own[i].facts, covered))
+		pm := pointMarks{point: &turn.Points[k], marks: markSet{labels: labels, marks: marks, k: k}}
+		if p.Category == diff.CategoryStructural {
+			// The one measure that depends on the other variants
+			// debating: the share of their topics this one covers. The
+			// point's marks are the debate's own.
+			if !coveredDone {
+				covered, coveredDone = coveredTopics(turn.Analysis, vars), true
 			}
-			pm.marks.marks[i] = m
+			pm.marks = markSet{labels: labels, marks: make([][]mark, len(vars))}
+			for i, v := range vars {
+				pm.marks.marks[i] = []mark{finishMark(p, own[i].idx, structureMark(p, own[i].idx, v.Doc, own[i].facts, covered))}
+			}
 		}
 		for _, l := range a.labels {
 			if pm.best == "" || pm.marks.get(l).score > pm.marks.get(pm.best).score {
@@ -267,10 +322,10 @@ func measureVariant(m *memo, a *diff.Analysis, points []diff.Point, v Variant) *
 	vm, _ := memoGet(m, "variant-measures\x00"+v.Label, func() (*variantMeasures, error) {
 		idx := variantIndex(a, v.Label)
 		out := &variantMeasures{idx: idx, facts: measureDoc(a, idx, v.Doc), marks: make([]mark, len(points))}
-		sets := evidenceSets(m, points)
+		conflicts := conflictsOf(m, points)
 		for k, p := range points {
 			if p.Category != diff.CategoryStructural {
-				out.marks[k] = finishMark(p, idx, markPoint(m, p, idx, v.Doc, out.facts, nil, sets[k]))
+				out.marks[k] = finishMark(p, idx, markPoint(m, p, idx, v.Doc, out.facts, nil, conflicts[k]))
 			}
 		}
 		return out, nil
@@ -278,26 +333,305 @@ func measureVariant(m *memo, a *diff.Analysis, points []diff.Point, v Variant) *
 	return vm
 }
 
-// evidenceSets returns, for each cross-variant contradiction among the
-// points, the word sets of its evidence quotes (by the evidence's place),
-// once per run: every variant's contradictionMark compares its own quotes
-// with all the others', and looking each quote up in the run's memo once
-// per variant cost more than the comparisons.
-func evidenceSets(m *memo, points []diff.Point) [][]words.Set {
-	sets, _ := memoGet(m, "evidence-sets", func() ([][]words.Set, error) {
-		out := make([][]words.Set, len(points))
-		for k, p := range points {
-			if p.Category != diff.CategoryContradiction || p.Scope == diff.IntraVariant {
-				continue
+// conflictsOf returns, for each contradiction among the points, what
+// contradictionMark reads of it from any variant's side (see
+// newConflictEvidence), once per run: every variant's mark looks at the
+// same statements, and comparing each variant's statements with all the
+// others' from every side compared each pair twice, with the quotes
+// trimmed again for every comparison.
+func conflictsOf(m *memo, points []diff.Point) []*conflictEvidence {
+	out, _ := memoGet(m, "conflict-evidence", func() ([]*conflictEvidence, error) {
+		out := make([]*conflictEvidence, len(points))
+		n := 0
+		for k := range points {
+			if points[k].Category == diff.CategoryContradiction {
+				n += len(points[k].Evidence)
 			}
-			out[k] = make([]words.Set, len(p.Evidence))
-			for j, e := range p.Evidence {
-				out[k][j] = m.quoteSet(e.Quote)
+		}
+		qs := newQuoteTable(n) // many statements are cited by several points
+		for k := range points {
+			if points[k].Category == diff.CategoryContradiction {
+				out[k] = newConflictEvidence(&points[k], qs)
 			}
 		}
 		return out, nil
 	})
-	return sets
+	return out
+}
+
+// quoteTable numbers the distinct quotes of a run's contradictions and
+// keeps what comparing them needs. Quotes alike but for ASCII case and
+// surrounding space share a form: one word set (NewSet lower-cases ASCII
+// letters and skips spaces, so theirs are equal) and, as statements,
+// the same relations.
+type quoteTable struct {
+	ids    map[string]int32 // by quote
+	quotes []quoteInfo      // by id
+	forms  map[string]int32 // by trimmed ASCII lower-case text
+	sets   []words.Set      // by form
+	// stamp and class hold, for each form, the last conflict that met it
+	// (see stampNext) and its class there.
+	stamp, class []int32
+	now          int32
+	// Buffers of newConflictEvidence, reused from one conflict to the next.
+	classes []quoteClass
+	bySize  []int
+}
+
+// quoteClass is the statements of one form in a conflict.
+type quoteClass struct {
+	form    int32
+	trimmed string // of the form's first quote
+	ascii   bool
+	vars    uint64 // the variants that make the statement
+}
+
+type quoteInfo struct {
+	trimmed string // the quote, trimmed
+	form    int32  // its form (see quoteTable)
+}
+
+// newQuoteTable returns a table for about n statements.
+func newQuoteTable(n int) *quoteTable {
+	return &quoteTable{ids: make(map[string]int32, n), forms: make(map[string]int32, n)}
+}
+
+// id returns the number of quote q, adding it when new.
+func (t *quoteTable) id(q string) int32 {
+	if id, ok := t.ids[q]; ok {
+		return id
+	}
+	id := int32(len(t.quotes))
+	t.ids[q] = id
+	trimmed := strings.TrimSpace(q)
+	key := "\x00" + q // a text that is not ASCII is a form of its own
+	if isASCII(trimmed) {
+		key = strings.ToLower(trimmed)
+	}
+	form, ok := t.forms[key]
+	if !ok {
+		form = int32(len(t.sets))
+		t.forms[key] = form
+		t.sets = append(t.sets, words.NewSet(q))
+		t.stamp = append(t.stamp, 0)
+		t.class = append(t.class, 0)
+	}
+	t.quotes = append(t.quotes, quoteInfo{trimmed: trimmed, form: form})
+	return id
+}
+
+// conflictEvidence is a contradiction's statements grouped by variant
+// and, for a cross-variant conflict, which statements state the same.
+type conflictEvidence struct {
+	variants []int   // the variants with a statement, in order of their first
+	places   [][]int // places[k]: the places in p.Evidence of variants[k]'s statements, in order
+	// agrees holds, for each variant of a cross-variant conflict (as
+	// variants), the variants (as bits) with a statement that states the
+	// same as one of its own (sameStatement), its own bit aside (it may
+	// be set); nil when a variant's index does not fit the bits, and then
+	// sets holds the statements' word sets instead.
+	agrees []uint64
+	sets   []words.Set
+}
+
+// places returns the places in the evidence of variant v's statements.
+func (c *conflictEvidence) placesOf(v int) []int {
+	for k, w := range c.variants {
+		if w == v {
+			return c.places[k]
+		}
+	}
+	return nil
+}
+
+func newConflictEvidence(p *diff.Point, qs *quoteTable) *conflictEvidence {
+	c := &conflictEvidence{}
+	fits := true
+	// The places grouped by variant in one array: counted first.
+	var count []int
+	for _, e := range p.Evidence {
+		k := slices.Index(c.variants, e.Variant)
+		if k < 0 {
+			k = len(c.variants)
+			c.variants = append(c.variants, e.Variant)
+			count = append(count, 0)
+		}
+		count[k]++
+		fits = fits && e.Variant >= 0 && e.Variant < 64
+	}
+	all := make([]int, len(p.Evidence))
+	c.places = make([][]int, len(c.variants))
+	at := 0
+	for k, n := range count {
+		c.places[k] = all[at : at : at+n]
+		at += n
+	}
+	for j, e := range p.Evidence {
+		k := slices.Index(c.variants, e.Variant)
+		c.places[k] = append(c.places[k], j)
+	}
+	if p.Scope == diff.IntraVariant || len(c.variants) < 2 {
+		return c
+	}
+	if !fits {
+		c.sets = make([]words.Set, len(p.Evidence))
+		for j, e := range p.Evidence {
+			c.sets[j] = qs.sets[qs.quotes[qs.id(e.Quote)].form]
+		}
+		return c
+	}
+	// Statements of one form are one class: a relation between quotes
+	// is worked out once per pair of classes, not per pair of statements.
+	// The table's buffers are reused from one conflict to the next.
+	classes := qs.classes[:0]
+	defer func() { qs.classes = classes }()
+	qs.stampNext()
+	for _, e := range p.Evidence {
+		q := qs.quotes[qs.id(e.Quote)]
+		k := qs.classOf(q.form)
+		if k < 0 {
+			k = qs.setClass(q.form, int32(len(classes)))
+			classes = append(classes, quoteClass{form: q.form, trimmed: q.trimmed, ascii: isASCII(q.trimmed)})
+		}
+		classes[k].vars |= 1 << e.Variant
+	}
+	// What is asked is which variants state the same as which (agrees,
+	// by variant bit): a pair of classes whose variants are all known to
+	// agree already is not compared, and once every variant agrees with
+	// every other nothing is.
+	var agrees [64]uint64
+	var every uint64 // the conflict's variants
+	for _, v := range c.variants {
+		every |= 1 << v
+	}
+	relateVars := func(va, vb uint64) {
+		for bits := va; bits != 0; bits &= bits - 1 {
+			agrees[mathbits.TrailingZeros64(bits)] |= vb
+		}
+		for bits := vb; bits != 0; bits &= bits - 1 {
+			agrees[mathbits.TrailingZeros64(bits)] |= va
+		}
+	}
+	knownVars := func(va, vb uint64) bool {
+		for bits := va; bits != 0; bits &= bits - 1 {
+			if agrees[mathbits.TrailingZeros64(bits)]&vb != vb {
+				return false
+			}
+		}
+		for bits := vb; bits != 0; bits &= bits - 1 {
+			if agrees[mathbits.TrailingZeros64(bits)]&va != va {
+				return false
+			}
+		}
+		return true
+	}
+	relate := func(a, b int) { relateVars(classes[a].vars, classes[b].vars) }
+	known := func(a, b int) bool { return knownVars(classes[a].vars, classes[b].vars) }
+	done := func() bool {
+		for _, v := range c.variants {
+			if agrees[v]&every != every {
+				return false
+			}
+		}
+		return true
+	}
+	for k := range classes {
+		relate(k, k) // one form in two variants: the same statement
+	}
+	// The same text but for case and surrounding space: ASCII texts are
+	// so when of one form; with a text that is not ASCII among them
+	// (folding may pair it with an ASCII one), texts whose runes fold
+	// alike (see foldKey) are.
+	if slices.ContainsFunc(classes, func(c quoteClass) bool { return !c.ascii }) {
+		byFold := make(map[string]uint64, len(classes)) // the variants of each folded text
+		keys := make([]string, len(classes))
+		for k := range classes {
+			keys[k] = foldKey(classes[k].trimmed)
+			byFold[keys[k]] |= classes[k].vars
+		}
+		for k := range classes {
+			relateVars(classes[k].vars, byFold[keys[k]])
+		}
+	}
+	// Nearly the same words: only sets of close sizes can overlap 90%
+	// (see diceAtLeast90), so the classes are taken by size.
+	set := func(k int) words.Set { return qs.sets[classes[k].form] }
+	bySize := qs.bySize[:0]
+	for k := range classes {
+		bySize = append(bySize, k)
+	}
+	qs.bySize = bySize
+	slices.SortStableFunc(bySize, func(a, b int) int { return len(set(a)) - len(set(b)) })
+	for i, a := range bySize {
+		if done() {
+			break
+		}
+		na := len(set(a))
+		for _, b := range bySize[i+1:] {
+			nb := len(set(b))
+			if 20*na < 9*(na+nb) {
+				break // every later set is larger still
+			}
+			if !known(a, b) && set(a).Dice(set(b)) >= 0.9 {
+				relate(a, b)
+			}
+		}
+	}
+	c.agrees = make([]uint64, len(c.variants))
+	for k, v := range c.variants {
+		c.agrees[k] = agrees[v]
+	}
+	return c
+}
+
+// stampNext starts a new conflict: every form's class there is unset.
+func (t *quoteTable) stampNext() { t.now++ }
+
+// classOf returns the class of form in the current conflict, -1 when unset.
+func (t *quoteTable) classOf(form int32) int32 {
+	if t.stamp[form] != t.now {
+		return -1
+	}
+	return t.class[form]
+}
+
+// setClass sets the class of form in the current conflict and returns it.
+func (t *quoteTable) setClass(form, class int32) int32 {
+	t.stamp[form], t.class[form] = t.now, class
+	return class
+}
+
+// sameStatement reports whether two statements of a contradiction state
+// the same: nearly the same words, or the same text but for case and
+// surrounding space.
+func sameStatement(a, b words.Set, qa, qb string) bool {
+	return diceAtLeast90(a, b) || strings.EqualFold(strings.TrimSpace(qa), strings.TrimSpace(qb))
+}
+
+// foldKey returns s with each rune replaced by the least rune it folds
+// to (its simple case-folding orbit's least): two texts are equal under
+// strings.EqualFold exactly when their keys are equal. A byte that is not
+// UTF-8 is U+FFFD to both.
+func foldKey(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	for _, r := range s {
+		least := r
+		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+			least = min(least, f)
+		}
+		b.WriteRune(least)
+	}
+	return b.String()
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // finishMark sets whether the variant takes a position on the point and
@@ -313,9 +647,10 @@ func finishMark(p diff.Point, idx int, m mark) mark {
 
 // coveredTopics returns the compared topics of the analysis that at least
 // one variant of the debate covers.
-func coveredTopics(a *diff.Analysis, vars []Variant) []diff.Topic {
-	var out []diff.Topic
-	for _, t := range a.Topics {
+func coveredTopics(a *diff.Analysis, vars []Variant) []*diff.Topic {
+	var out []*diff.Topic
+	for k := range a.Topics {
+		t := &a.Topics[k]
 		if !t.Compared {
 			continue
 		}
@@ -329,9 +664,9 @@ func coveredTopics(a *diff.Analysis, vars []Variant) []diff.Topic {
 	return out
 }
 
-// markPoint measures variant idx on point p; sets are the word sets of a
-// contradiction's evidence quotes (see evidenceSets).
-func markPoint(run *memo, p diff.Point, idx int, d *diff.Document, f *docFacts, topics []diff.Topic, sets []words.Set) mark {
+// markPoint measures variant idx on point p; c is a contradiction's
+// evidence (see conflictsOf).
+func markPoint(run *memo, p diff.Point, idx int, d *diff.Document, f *docFacts, topics []*diff.Topic, c *conflictEvidence) mark {
 	switch p.Category {
 	case diff.CategoryStructural:
 		return structureMark(p, idx, d, f, topics)
@@ -341,7 +676,7 @@ func markPoint(run *memo, p diff.Point, idx int, d *diff.Document, f *docFacts, 
 		}
 		return mark{measure: "does not cover the topic"}
 	case diff.CategoryContradiction:
-		return contradictionMark(p, idx, f, sets)
+		return contradictionMark(p, idx, f, c)
 	default: // unique contribution
 		if len(p.Variants) > 0 && p.Variants[0] == idx {
 			m := evidenceMark(p, idx)
@@ -422,7 +757,7 @@ func sectionMark(d *diff.Document, si int, f *docFacts) mark {
 	}
 	score := 0.1 + 0.35*math.Min(1, float64(nwords)/100) + 0.35*specificity + 0.1*math.Min(1, float64(reqs)/2) +
 		0.1*math.Min(1, float64(structured)/3) - math.Min(0.3, 0.08*float64(vague)) - math.Min(0.5, 0.25*float64(conflicts))
-	m := mark{score: math.Max(score, 0.05), section: sectionRef(d, si),
+	m := mark{score: math.Max(score, 0.05), section: f.refs[si],
 		measure: strconv.Itoa(nwords) + " words, " + strconv.Itoa(concrete) + " concrete, " + strconv.Itoa(vague) + " vague"}
 	if reqs > 0 {
 		m.measure += ", " + strconv.Itoa(reqs) + " requirement ids"
@@ -433,7 +768,7 @@ func sectionMark(d *diff.Document, si int, f *docFacts) mark {
 	switch {
 	case bestBlock >= 0:
 		b := blocks[bestBlock]
-		m.quote, m.line = quoteOf(d.Text(b.Span)), b.Line
+		m.quote, m.line = f.quote(d, first+bestBlock), b.Line
 	case codeText != "":
 		m.quote, m.line = quoteOf(codeText), codeLine
 	default:
@@ -459,7 +794,7 @@ func firstCodeLine(d *diff.Document, b diff.Block) (int, string, bool) {
 // structureMark measures a document's organisation: the share of the
 // debate's topics it covers, a workable hierarchy depth and internal
 // consistency.
-func structureMark(p diff.Point, idx int, d *diff.Document, f *docFacts, topics []diff.Topic) mark {
+func structureMark(p diff.Point, idx int, d *diff.Document, f *docFacts, topics []*diff.Topic) mark {
 	cov := 0
 	for _, t := range topics {
 		if idx < len(t.Sections) && t.Sections[idx] >= 0 {
@@ -501,15 +836,12 @@ func structureMark(p diff.Point, idx int, d *diff.Document, f *docFacts, topics 
 // same and when it is concrete; a variant that contradicts itself is weak;
 // a variant that takes no side neither wins nor loses much.
 //
-// sets are the word sets of p's evidence quotes, by their place in
-// p.Evidence, for a cross-variant conflict.
-func contradictionMark(p diff.Point, idx int, f *docFacts, sets []words.Set) mark {
-	var own []int // places in p.Evidence of the variant's own statements
-	for j, e := range p.Evidence {
-		if e.Variant == idx {
-			own = append(own, j)
-		}
+// c is p's evidence grouped by variant (see conflictsOf); nil computes it.
+func contradictionMark(p diff.Point, idx int, f *docFacts, c *conflictEvidence) mark {
+	if c == nil {
+		c = newConflictEvidence(&p, newQuoteTable(len(p.Evidence)))
 	}
+	own := c.placesOf(idx) // places in p.Evidence of the variant's own statements
 	consistency := 1 - math.Min(1, float64(len(f.conflicts))/3)
 	if p.Scope == diff.IntraVariant {
 		if len(own) > 0 {
@@ -518,9 +850,9 @@ func contradictionMark(p diff.Point, idx int, f *docFacts, sets []words.Set) mar
 			m.measure = "contradicts itself (" + strconv.Itoa(len(own)) + " conflicting statements)"
 			return m
 		}
-		measure := "does not contain this conflict, nor any other inside itself"
-		if n := len(f.conflicts); n > 0 {
-			measure = "does not contain this conflict (it has " + plural(n, "other internal contradiction") + " elsewhere)"
+		measure := f.noConflict
+		if measure == "" { // facts not made by measureDoc
+			measure = noConflictMeasure(f)
 		}
 		return mark{score: 0.5 + 0.4*consistency, measure: measure}
 	}
@@ -528,45 +860,48 @@ func contradictionMark(p diff.Point, idx int, f *docFacts, sets []words.Set) mar
 		return mark{score: 0.2, measure: "takes no position on it"}
 	}
 	// The other variants that state something on it, and those of them
-	// that state the same: a handful each, so lists rather than maps.
-	var claimers, agree []int
-	for j, e := range p.Evidence {
-		if e.Variant == idx {
-			continue
-		}
-		if !slices.Contains(claimers, e.Variant) {
-			claimers = append(claimers, e.Variant)
-		}
-		if slices.Contains(agree, e.Variant) {
-			continue
-		}
-		theirs := sets[j]
-		for _, o := range own {
-			if diceAtLeast90(theirs, sets[o]) || strings.EqualFold(strings.TrimSpace(e.Quote), strings.TrimSpace(p.Evidence[o].Quote)) {
-				agree = append(agree, e.Variant)
-				break
+	// that state the same.
+	claimers, agree := len(c.variants)-1, 0
+	if c.agrees != nil {
+		agree = mathbits.OnesCount64(c.agrees[slices.Index(c.variants, idx)] &^ (1 << idx))
+	} else {
+		for k, w := range c.variants {
+			if w == idx {
+				continue
+			}
+		their:
+			for _, j := range c.places[k] {
+				for _, o := range own {
+					if sameStatement(c.sets[j], c.sets[o], p.Evidence[j].Quote, p.Evidence[o].Quote) {
+						agree++
+						break their
+					}
+				}
 			}
 		}
 	}
 	corroboration := 0.0
-	if len(claimers) > 0 {
-		corroboration = float64(len(agree)) / float64(len(claimers))
+	if claimers > 0 {
+		corroboration = float64(agree) / float64(claimers)
 	}
+	// The mark starts from the variant's first statement (evidenceMark).
+	first := p.Evidence[own[0]]
+	ownMark := func() mark { return mark{quote: quoteOf(first.Quote), line: first.Line, section: first.Section} }
 	// A labelled judgement (a verdict, a severity) is corroborated by the
 	// other reviewers who reach the same one, however they word it.
 	for _, o := range own {
 		if fs, ok := f.fields[p.Evidence[o].Line]; ok && fs.others > 0 {
-			m := evidenceMark(p, idx)
+			m := ownMark()
 			share := float64(fs.agree) / float64(fs.others)
 			m.score = 0.3 + 0.6*share
 			m.measure = strconv.Itoa(fs.agree) + " of " + strconv.Itoa(fs.others) + " other variants that give this field reach the same value"
 			return m
 		}
 	}
-	concrete := lexicon.ConcreteCount(p.Evidence[own[0]].Quote)
-	m := evidenceMark(p, idx)
+	concrete := lexicon.ConcreteCount(first.Quote)
+	m := ownMark()
 	m.score = 0.35 + 0.3*corroboration + 0.15*math.Min(1, float64(concrete)/2) + 0.1*consistency
-	m.measure = strconv.Itoa(len(agree)) + " of " + strconv.Itoa(len(claimers)) + " other variants that take a side state the same, " + strconv.Itoa(concrete) + " concrete"
+	m.measure = strconv.Itoa(agree) + " of " + strconv.Itoa(claimers) + " other variants that take a side state the same, " + strconv.Itoa(concrete) + " concrete"
 	if len(own) > 1 {
 		m.score -= 0.3
 		m.measure += ", conflicting with itself"
