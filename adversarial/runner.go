@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"strconv"
 	"strings"
@@ -260,7 +259,7 @@ func New(opts ...Option) *Runner {
 		defaultAgent: "heuristic",
 		checkpoints:  AutoCheckpoints{},
 		clock:        time.Now,
-		logger:       slog.New(slog.NewTextHandler(io.Discard, nil)),
+		logger:       slog.New(slog.DiscardHandler),
 		concurrency:  4,
 	}
 	for _, o := range opts {

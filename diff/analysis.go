@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"runtime"
 	"slices"
@@ -329,7 +328,7 @@ func WithLogger(l *slog.Logger) Option {
 // analysis.
 func Analyze(ctx context.Context, docs []*Document, opts ...Option) (*Analysis, error) {
 	cfg := config{artifactType: "Artifact", clock: time.Now, detectors: []ContradictionDetector{RuleDetector{}},
-		logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
+		logger: slog.New(slog.DiscardHandler)}
 	for _, o := range opts {
 		o(&cfg)
 	}

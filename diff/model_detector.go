@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"log/slog"
 	"strconv"
@@ -179,7 +178,7 @@ func NewModelDetector(p provider.Provider, model string, opts ...ModelDetectorOp
 		return nil, errors.New("diff: NewModelDetector: nil provider")
 	}
 	m := &ModelDetector{provider: p, model: model, budget: DefaultDetectorBudget, groupTokens: DefaultDetectorGroupTokens,
-		concurrency: DefaultDetectorConcurrency, maxTokens: DefaultDetectorMaxTokens, logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
+		concurrency: DefaultDetectorConcurrency, maxTokens: DefaultDetectorMaxTokens, logger: slog.New(slog.DiscardHandler)}
 	for _, o := range opts {
 		if err := o(m); err != nil {
 			return nil, err

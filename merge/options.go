@@ -1,7 +1,6 @@
 package merge
 
 import (
-	"io"
 	"io/fs"
 	"log/slog"
 	"time"
@@ -49,7 +48,7 @@ type config struct {
 }
 
 func defaultConfig() *config {
-	return &config{clock: time.Now, logger: slog.New(slog.NewTextHandler(io.Discard, nil)), model: DefaultModel,
+	return &config{clock: time.Now, logger: slog.New(slog.DiscardHandler), model: DefaultModel,
 		scanner: RuleScanner{}}
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"path"
 	"strings"
@@ -95,7 +94,7 @@ func WithLogger(l *slog.Logger) Option {
 // adversarial modes until a pipeline is configured.
 func New(opts ...Option) *Planner {
 	p := &Planner{detector: KeywordDetector{}, author: OfflineAuthor{}, now: time.Now,
-		logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
+		logger: slog.New(slog.DiscardHandler)}
 	for _, o := range opts {
 		o(p)
 	}

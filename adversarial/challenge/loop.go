@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"slices"
 	"strings"
@@ -36,7 +35,7 @@ func New(opts ...Option) *Loop {
 		defender:  RuleDefender{},
 		decider:   RuleDecider{},
 		now:       time.Now,
-		logger:    slog.New(slog.NewTextHandler(io.Discard, nil)),
+		logger:    slog.New(slog.DiscardHandler),
 	}
 	for _, o := range opts {
 		o(l)

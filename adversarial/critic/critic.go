@@ -1,7 +1,6 @@
 package critic
 
 import (
-	"io"
 	"log/slog"
 	"time"
 )
@@ -30,7 +29,7 @@ const DefaultModeTimeout = 60 * time.Second
 func New(opts ...Option) *Critic {
 	c := &Critic{
 		engine:       Offline(),
-		logger:       slog.New(slog.NewTextHandler(io.Discard, nil)),
+		logger:       slog.New(slog.DiscardHandler),
 		now:          time.Now,
 		modeTimeout:  DefaultModeTimeout,
 		constitution: DefaultConstitution(),

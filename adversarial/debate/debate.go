@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"slices"
 	"sync"
@@ -111,7 +110,7 @@ var ErrInvalidInput = errors.New("invalid debate input")
 // matching [ErrInvalidInput] (or diff.ErrTooFewVariants /
 // diff.ErrTooManyVariants), returned before any advocate is asked.
 func Run(ctx context.Context, in Input, opts ...Option) (*Result, error) {
-	cfg := config{logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	cfg := config{logger: slog.New(slog.DiscardHandler)}
 	for _, o := range opts {
 		o(&cfg)
 	}
