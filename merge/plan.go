@@ -44,10 +44,12 @@ func NewPlan(in PlanInput, opts ...Option) (Plan, error) {
 		return Plan{}, err
 	}
 	if len(in.Alignment) > 0 {
+		in.topicAt = in.locateTopics()
 		in.alignIndex = in.alignedIndexes(in.Variants)
 	}
 	in.memo = newPlanMemo()
-	p := Plan{Base: in.Base.Ref(), BaseDigest: Digest(in.Base.Doc), Changes: []Change{}}
+	// each strength and each decision plans at most one change
+	p := Plan{Base: in.Base.Ref(), BaseDigest: Digest(in.Base.Doc), Changes: make([]Change, 0, len(in.Strengths)+len(in.Decisions))}
 	byLabel := map[string]Variant{}
 	for _, v := range in.Variants {
 		p.Variants = append(p.Variants, v.Ref())
@@ -382,4 +384,16 @@ func placement(in PlanInput, v Variant, sec int) (Approach, int) {
 		return Append, -1
 	}
 	return Append, top[len(top)-1]
+}
+
+// keepChange appends c to kept, the changes a pass over n changes keeps,
+// making room for all n the first time: a plan of thousands of changes
+// (each a struct of several hundred bytes) would otherwise be copied at
+// every growth of every pass, and the collector pays for the garbage. As
+// with append alone, kept stays nil until a change is kept.
+func keepChange(kept []Change, c Change, n int) []Change {
+	if kept == nil {
+		kept = make([]Change, 0, n)
+	}
+	return append(kept, c)
 }

@@ -75,7 +75,7 @@ func settleCollisions(in PlanInput, changes []Change) ([]Change, []Rejection) {
 		}
 		c.Number = len(kept) + 1
 		x.add(c, si, len(kept))
-		kept = append(kept, c)
+		kept = keepChange(kept, c, len(changes))
 	}
 	leaveSubsections(in, kept, rewritten)
 	// numbers changed: re-word what quotes them

@@ -149,12 +149,13 @@ func topicOf(in PlanInput, v Variant, si int) (int, bool) {
 			for i := range s {
 				s[i] = -1
 			}
+			pos := in.topicSections()
 			for t, at := range in.Alignment {
-				for _, ts := range at.Sections {
+				for k, ts := range at.Sections {
 					if ts.Variant != v.Label {
 						continue
 					}
-					if i, ok := locate(v.Doc, ts.Section); ok && s[i] < 0 {
+					if i := pos.index(in, t, k, v.Doc); i >= 0 && s[i] < 0 {
 						s[i] = t
 					}
 				}

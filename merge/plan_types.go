@@ -167,6 +167,7 @@ type PlanInput struct {
 	LaterRevision string
 
 	alignIndex map[string][]int // per variant label, alignedIndex; built by NewPlan
+	topicAt    *topicPositions  // the alignment located; built by NewPlan
 	memo       *planMemo        // answers NewPlan asks once per section; see plan_memo.go
 }
 
