@@ -49,7 +49,7 @@ func dropFacets(in PlanInput, changes []Change) ([]Change, []Rejection) {
 				c.Source.Variant, refs.StripNumber(c.Source.Section.Title), refOf(in.Base.Doc, t))))
 			continue
 		}
-		kept = keepChange(kept, c, len(changes))
+		kept = keepChange(kept, changes, c)
 	}
 	return kept, out
 }

@@ -386,14 +386,17 @@ func placement(in PlanInput, v Variant, sec int) (Approach, int) {
 	return Append, top[len(top)-1]
 }
 
-// keepChange appends c to kept, the changes a pass over n changes keeps,
-// making room for all n the first time: a plan of thousands of changes
-// (each a struct of several hundred bytes) would otherwise be copied at
-// every growth of every pass, and the collector pays for the garbage. As
-// with append alone, kept stays nil until a change is kept.
-func keepChange(kept []Change, c Change, n int) []Change {
+// keepChange appends c, the change of changes a filter is at, to kept,
+// the changes it keeps, in place: kept is a prefix of changes, never
+// longer than the changes read so far, so each write lands on a change
+// already read. A plan of thousands of changes (each a struct of several
+// hundred bytes) would otherwise be copied by every filter, at every
+// growth, and the collector pay for the garbage. As with append alone,
+// kept stays nil until a change is kept. The filters are NewPlan's own:
+// the changes they are handed are theirs to overwrite.
+func keepChange(kept, changes []Change, c Change) []Change {
 	if kept == nil {
-		kept = make([]Change, 0, n)
+		kept = changes[:0]
 	}
 	return append(kept, c)
 }

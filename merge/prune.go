@@ -123,7 +123,7 @@ func dropHollow(in PlanInput, changes []Change) ([]Change, []Rejection) {
 			out = append(out, notMade(c, fmt.Sprintf("Not added: the topics of its subsections are in the base already (%s), and without them it is a heading over an introduction.", where)))
 			continue
 		}
-		kept = keepChange(kept, c, len(changes))
+		kept = keepChange(kept, changes, c)
 	}
 	return kept, out
 }

@@ -35,7 +35,7 @@ func dropTallies(in PlanInput, changes []Change) ([]Change, []Rejection) {
 				continue
 			}
 		}
-		kept = keepChange(kept, c, len(changes))
+		kept = keepChange(kept, changes, c)
 	}
 	return kept, out
 }
