@@ -110,7 +110,7 @@ func NewPlan(in PlanInput, opts ...Option) (Plan, error) {
 			if approach == Append || approach == Insert {
 				approach = ""
 			}
-		} else if target.IsZero() && (approach == "" || approach == Insert) && matchTitle(in.Base.Doc, v.Doc.Sections[sec].Title) < 0 {
+		} else if target.IsZero() && (approach == "" || approach == Insert) && in.baseTitled(v, sec) < 0 {
 			// nor beside the section its variant covers the topic in
 			var b int
 			if b, kin = in.kinBase(v, sec); b >= 0 && !inside(v.Doc, sec, kin) {
@@ -142,7 +142,7 @@ func NewPlan(in PlanInput, opts ...Option) (Plan, error) {
 		if aligned, ok := in.alignedBase(v.Label, refOf(v.Doc, sec)); ok {
 			return aligned
 		}
-		if bi, ok := locate(in.Base.Doc, d.BaseSection); ok && len(in.Alignment) > 0 && matchTitle(in.Base.Doc, v.Doc.Sections[sec].Title) != bi {
+		if bi, ok := locate(in.Base.Doc, d.BaseSection); ok && len(in.Alignment) > 0 && in.baseTitled(v, sec) != bi {
 			// Step 1 did not put the two together: sec is placed as
 			// its own topic, and the base section keeps its text.
 			return SectionRef{}
@@ -309,7 +309,7 @@ func planChange(in PlanInput, v Variant, sec int, target SectionRef, approach Ap
 			return Change{}, inputErrorf("the base has no %s", target)
 		}
 	} else if approach == "" || approach == Replace || approach == Restructure {
-		t = matchTitle(base, src.Title)
+		t = in.baseTitled(v, sec)
 	}
 	if approach == "" {
 		switch {

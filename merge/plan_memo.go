@@ -13,15 +13,15 @@ import (
 // per section. NewPlan makes one per plan; without one (a PlanInput not
 // built by NewPlan) every question is computed as asked.
 type planMemo struct {
-	aligned, counterpart, prevCounterpart, topic map[string][]int // per variant label, per section; unknown = -2
-	kin                                          map[string]*kinIndex
+	aligned, counterpart, prevCounterpart, topic, titled map[string][]int // per variant label, per section; unknown = -2
+	kin                                                  map[string]*kinIndex
 }
 
 const unknown = -2
 
 func newPlanMemo() *planMemo {
 	return &planMemo{aligned: map[string][]int{}, counterpart: map[string][]int{},
-		prevCounterpart: map[string][]int{}, topic: map[string][]int{}, kin: map[string]*kinIndex{}}
+		prevCounterpart: map[string][]int{}, topic: map[string][]int{}, titled: map[string][]int{}, kin: map[string]*kinIndex{}}
 }
 
 // slot returns the memo of one question for variant v, creating it.
@@ -72,6 +72,17 @@ func (in PlanInput) counterpart(v Variant, si int) int {
 		if t := alignedIn(in, v)(si); t >= 0 {
 			return t
 		}
+		return in.baseTitled(v, si)
+	})
+}
+
+// baseTitled is matchTitle(base, the title of section si of v): a plan
+// asks it of each section it places up to three times (placing, planning
+// the change, as a parent's counterpart), and a title the base lacks —
+// every section of a plan of thousands of additions — is the costly
+// question, ending in the word-overlap search.
+func (in PlanInput) baseTitled(v Variant, si int) int {
+	return in.once(func(m *planMemo) map[string][]int { return m.titled }, v, si, func() int {
 		return matchTitle(in.Base.Doc, v.Doc.Sections[si].Title)
 	})
 }
