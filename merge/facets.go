@@ -65,7 +65,7 @@ func facetOfCovered(in PlanInput, c Change) (int, bool) {
 	if v.Doc == nil {
 		return -1, false
 	}
-	si, ok := locate(v.Doc, c.Source.Section)
+	si, ok := sourceIndex(v, c)
 	if !ok {
 		return -1, false
 	}

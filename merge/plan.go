@@ -103,7 +103,7 @@ func NewPlan(in PlanInput, opts ...Option) (Plan, error) {
 		// one topic, one section: a section aligned to a base section
 		// goes into it, never beside it
 		kin := -1
-		if aligned, ok := in.alignedBase(v.Label, refOf(v.Doc, sec)); ok {
+		if aligned, ok := in.alignedBaseOf(v, sec); ok {
 			if target.IsZero() {
 				target = aligned
 			}
@@ -139,7 +139,7 @@ func NewPlan(in PlanInput, opts ...Option) (Plan, error) {
 	// replacing it with one topic's section would lose the rest and state
 	// that topic twice.
 	decisionTarget := func(v Variant, sec int, d *Decision) SectionRef {
-		if aligned, ok := in.alignedBase(v.Label, refOf(v.Doc, sec)); ok {
+		if aligned, ok := in.alignedBaseOf(v, sec); ok {
 			return aligned
 		}
 		if bi, ok := locate(in.Base.Doc, d.BaseSection); ok && len(in.Alignment) > 0 && in.baseTitled(v, sec) != bi {
@@ -211,6 +211,9 @@ func NewPlan(in PlanInput, opts ...Option) (Plan, error) {
 		}
 	}
 	p.Rejected = append(append(append(p.Rejected, dropped...), pruned...), conflicts...)
+	for i := range p.Changes {
+		p.Changes[i].Source.at, p.Changes[i].Source.doc = 0, nil // see SourceSection.at
+	}
 	p.Review = ReviewStatus{State: AutoApproved, By: "auto", At: cfg.now().UTC()}
 	return p, nil
 }
@@ -329,6 +332,12 @@ func planChange(in PlanInput, v Variant, sec int, target SectionRef, approach Ap
 		Title:    refs.StripNumber(src.Title),
 		Source:   SourceSection{Variant: v.Ref(), Section: srcRef, Text: v.Doc.Text(src.Span)},
 		Approach: approach,
+	}
+	if in.memo != nil {
+		c.Source.doc, c.Source.at = v.Doc, in.selfAt(v, sec)+1
+		if c.Source.at == 0 {
+			c.Source.at = -1
+		}
 	}
 	if t >= 0 {
 		c.Target = refOf(base, t)

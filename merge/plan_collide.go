@@ -123,7 +123,7 @@ func (x *keptIndex) source(c Change) (*diff.Document, int) {
 	if v.Doc == nil {
 		return nil, -1
 	}
-	si, ok := locate(v.Doc, c.Source.Section)
+	si, ok := sourceIndex(v, c)
 	if !ok {
 		return v.Doc, -1
 	}

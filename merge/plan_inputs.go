@@ -82,6 +82,28 @@ func (in PlanInput) alignedBase(label string, src SectionRef) (SectionRef, bool)
 	if !ok {
 		return SectionRef{}, false
 	}
+	return in.alignedAt(v, si)
+}
+
+// alignedBaseOf is alignedBase for section sec of v, by its reference
+// (refOf), located once per section (see selfAt).
+func (in PlanInput) alignedBaseOf(v Variant, sec int) (SectionRef, bool) {
+	if len(in.Alignment) == 0 {
+		return SectionRef{}, false
+	}
+	if w := in.variant(v.Label); w.Doc != v.Doc || in.memo == nil {
+		return in.alignedBase(v.Label, refOf(v.Doc, sec))
+	}
+	si := in.selfAt(v, sec)
+	if si < 0 {
+		return SectionRef{}, false
+	}
+	return in.alignedAt(v, si)
+}
+
+// alignedAt is alignedBase for section si of v, located.
+func (in PlanInput) alignedAt(v Variant, si int) (SectionRef, bool) {
+	label := v.Label
 	if in.alignIndex != nil {
 		if bi := in.alignIndex[label][si]; bi >= 0 {
 			return refOf(in.Base.Doc, bi), true

@@ -51,7 +51,7 @@ func pruneAligned(in PlanInput, changes []Change) []Rejection {
 		if v.Doc == nil {
 			continue
 		}
-		ri, ok := locate(v.Doc, c.Source.Section)
+		ri, ok := sourceIndex(v, *c)
 		if !ok {
 			continue
 		}
@@ -139,7 +139,7 @@ func hollow(in PlanInput, c Change) (string, bool) {
 	if v.Doc == nil {
 		return "", false
 	}
-	si, ok := locate(v.Doc, c.Source.Section)
+	si, ok := sourceIndex(v, c)
 	if !ok || c.Source.Text != v.Doc.Text(v.Doc.Sections[si].Span) {
 		return "", false
 	}

@@ -81,7 +81,7 @@ func rebuttalOf(c Change, byLabel map[string]Variant, names map[string]VariantRe
 	if !ok || v.Doc == nil {
 		return namedVariant{}, false
 	}
-	sec, ok := locate(v.Doc, c.Source.Section)
+	sec, ok := sourceIndex(v, c)
 	if !ok {
 		return namedVariant{}, false
 	}
