@@ -3,6 +3,7 @@ package merge
 import (
 	"math"
 	"strings"
+	"sync"
 
 	"github.com/crucible-go/crucible/diff"
 	"github.com/crucible-go/crucible/internal/refs"
@@ -16,26 +17,105 @@ import (
 // of each title under each parent. Titles that match only by word overlap
 // are looked up in the document's titleOverlap index, built the first time
 // one is asked for.
+//
+// Each table is built the first time it is asked for: most documents
+// are asked about by title and number only (a plan names sections so),
+// only bases are asked for children, and the tables of a document of
+// thousands of sections are the bulk of what locating it costs.
 type sectionIndex struct {
-	fullFirst, strippedFirst   firstOf // title → first section
-	fullNumber, strippedNumber firstOf // title + number → first section
-	explicit, outline          map[string]int
-	children                   map[childKey]int // the first child of each title under each parent
-	// norms holds each of the document's own titles normalised, with and
-	// without its number: most lookups ask for a title the document has,
-	// and need not normalise it again.
-	norms map[string]normedTitle
-}
+	d *diff.Document
+	// full and stripped hold each section's title normalised, with and
+	// without its number; number its explicit heading number, if any.
+	full, stripped, number []string
+	// norms holds the first section of each of the document's own titles:
+	// most lookups ask for a title the document has, and need not
+	// normalise it again.
+	norms map[string]int
 
-type normedTitle struct{ full, stripped string }
+	numbered, titled, numbers, kids sync.Once
+	fullFirst, strippedFirst        firstOf // title → first section
+	fullNumber, strippedNumber      firstOf // title + number → first section
+	explicit, outline               map[string]int
+	children                        map[childKey]int // the first child of each title under each parent
+}
 
 // normalised returns title normalised with and without its number (see
 // normTitle), from the document's own titles when it is one of them.
 func (x *sectionIndex) normalised(title string) (full, stripped string) {
-	if n, ok := x.norms[title]; ok {
-		return n.full, n.stripped
+	if i, ok := x.norms[title]; ok {
+		return x.full[i], x.stripped[i]
 	}
 	return normTitle(title), normTitle(refs.StripNumber(title))
+}
+
+// byNumber returns the first section with normalised title full, or
+// stripped, and number: the earlier of the two, or -1.
+func (x *sectionIndex) byNumber(full, stripped, number string) int {
+	x.numbered.Do(func() {
+		n := len(x.full)
+		x.fullNumber, x.strippedNumber = make(firstOf, n), make(firstOf, n)
+		for i := n - 1; i >= 0; i-- {
+			outline := x.d.Sections[i].Number
+			number := outline // the reference's number: explicit, else the outline's
+			if x.number[i] != "" {
+				number = x.number[i]
+			}
+			for _, num := range [2]string{number, outline} {
+				if num != "" {
+					x.fullNumber[[2]string{x.full[i], num}] = i
+					x.strippedNumber[[2]string{x.stripped[i], num}] = i
+				}
+				if outline == number {
+					break // the same key again
+				}
+			}
+		}
+	})
+	return earlier(x.fullNumber.first(full, number), x.strippedNumber.first(stripped, number))
+}
+
+// byTitle returns the first section with normalised title full, or
+// stripped: the earlier of the two, or -1.
+func (x *sectionIndex) byTitle(full, stripped string) int {
+	x.titled.Do(func() {
+		n := len(x.full)
+		x.fullFirst, x.strippedFirst = make(firstOf, n), make(firstOf, n)
+		for i := n - 1; i >= 0; i-- {
+			x.fullFirst[[2]string{x.full[i], ""}] = i
+			x.strippedFirst[[2]string{x.stripped[i], ""}] = i
+		}
+	})
+	return earlier(x.fullFirst.first(full, ""), x.strippedFirst.first(stripped, ""))
+}
+
+// numberOnly returns the first section whose explicit heading number is
+// number, else the first whose outline number is.
+func (x *sectionIndex) numberOnly(number string) (int, bool) {
+	x.numbers.Do(func() {
+		n := len(x.full)
+		x.explicit, x.outline = make(map[string]int), make(map[string]int, n)
+		for i := n - 1; i >= 0; i-- {
+			if x.number[i] != "" {
+				x.explicit[x.number[i]] = i
+			}
+			x.outline[x.d.Sections[i].Number] = i
+		}
+	})
+	if i, ok := x.explicit[number]; ok {
+		return i, true
+	}
+	if i, ok := x.outline[number]; ok {
+		return i, true
+	}
+	return -1, false
+}
+
+// earlier returns the earlier of two sections, -1 standing for none.
+func earlier(i, j int) int {
+	if i < 0 || j >= 0 && j < i {
+		return j
+	}
+	return i
 }
 
 // titleOverlap groups a document's sections by the word set of their title,
@@ -57,6 +137,20 @@ type childKey struct {
 // sections, for parent -1) whose title, normalised without its number, is
 // title.
 func (x *sectionIndex) childTitled(parent int, title string) (int, bool) {
+	x.kids.Do(func() {
+		x.children = make(map[childKey]int, len(x.full))
+		// written from the last child to the first: the first with a
+		// key is written last and stays
+		note := func(parent int, ks []int) {
+			for j := len(ks) - 1; j >= 0; j-- {
+				x.children[childKey{parent, x.stripped[ks[j]]}] = ks[j]
+			}
+		}
+		note(-1, x.d.TopLevel())
+		for p, s := range x.d.Sections {
+			note(p, s.Children)
+		}
+	})
 	k, ok := x.children[childKey{parent, title}]
 	return k, ok
 }
@@ -155,45 +249,16 @@ func titleOverlapOf(d *diff.Document) *titleOverlap {
 
 func newSectionIndex(d *diff.Document) *sectionIndex {
 	n := len(d.Sections)
-	x := &sectionIndex{
-		fullFirst: make(firstOf, n), strippedFirst: make(firstOf, n),
-		fullNumber: make(firstOf, n), strippedNumber: make(firstOf, n),
-		explicit: map[string]int{}, outline: make(map[string]int, n), children: make(map[childKey]int, n),
-		norms: make(map[string]normedTitle, n),
-	}
-	stripped := make([]string, n)
-	for i, s := range d.Sections {
-		stripped[i] = normTitle(refs.StripNumber(s.Title))
-	}
-	// Every map below is written from the last section to the first: the
-	// first section with a key is written last and stays.
-	noteChildren := func(parent int, ks []int) {
-		for j := len(ks) - 1; j >= 0; j-- {
-			x.children[childKey{parent, stripped[ks[j]]}] = ks[j]
-		}
-	}
-	noteChildren(-1, d.TopLevel())
-	for p, s := range d.Sections {
-		noteChildren(p, s.Children)
-	}
-	for i := n - 1; i >= 0; i-- {
+	x := &sectionIndex{d: d, full: make([]string, n), stripped: make([]string, n), number: make([]string, n),
+		norms: make(map[string]int, n)}
+	for i := n - 1; i >= 0; i-- { // the first section with a title is written last and stays
 		s := d.Sections[i]
-		full := normTitle(s.Title)
-		number := s.Number // the reference's number: explicit, else the outline's
+		x.full[i] = normTitle(s.Title)
+		x.stripped[i] = normTitle(refs.StripNumber(s.Title))
 		if explicit, _, _, ok := refs.HeadingNumber(s.Title); ok {
-			x.explicit[explicit] = i
-			number = explicit
+			x.number[i] = explicit
 		}
-		x.outline[s.Number] = i
-		x.norms[s.Title] = normedTitle{full, stripped[i]}
-		x.fullFirst[[2]string{full, ""}] = i
-		x.strippedFirst[[2]string{stripped[i], ""}] = i
-		for _, num := range [2]string{number, s.Number} {
-			if num != "" {
-				x.fullNumber[[2]string{full, num}] = i
-				x.strippedNumber[[2]string{stripped[i], num}] = i
-			}
-		}
+		x.norms[s.Title] = i
 	}
 	return x
 }

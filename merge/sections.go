@@ -72,36 +72,18 @@ func locate(d *diff.Document, r SectionRef) (int, bool) {
 	}
 	x := indexOf(d)
 	if r.Title == "" {
-		if i, ok := x.explicit[r.Number]; ok {
-			return i, true
-		}
-		if i, ok := x.outline[r.Number]; ok {
-			return i, true
-		}
-		return -1, false
+		return x.numberOnly(r.Number)
 	}
 	full, want := x.normalised(r.Title)
 	// The title matches exactly: the first such section whose number
 	// matches too, else the first such section.
 	if r.Number != "" {
-		best := -1
-		for _, i := range []int{x.fullNumber.first(full, r.Number), x.strippedNumber.first(want, r.Number)} {
-			if i >= 0 && (best < 0 || i < best) {
-				best = i
-			}
-		}
-		if best >= 0 {
-			return best, true
+		if i := x.byNumber(full, want, r.Number); i >= 0 {
+			return i, true
 		}
 	}
-	best := -1
-	for _, i := range []int{x.fullFirst.first(full, ""), x.strippedFirst.first(want, "")} {
-		if i >= 0 && (best < 0 || i < best) {
-			best = i
-		}
-	}
-	if best >= 0 {
-		return best, true
+	if i := x.byTitle(full, want); i >= 0 {
+		return i, true
 	}
 	return titleOverlapOf(d).similar(words.NewSet(refs.StripNumber(r.Title)), r.Number)
 }
