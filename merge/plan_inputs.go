@@ -30,6 +30,28 @@ import (
 type TopicSection struct {
 	Variant string     `json:"variant"` // label
 	Section SectionRef `json:"section"`
+
+	// at is the section's index in doc plus one, as TopicSectionAt
+	// knows it; zero when unknown.
+	at  int
+	doc *diff.Document
+}
+
+// TopicSectionAt returns the TopicSection of section i of d, the document
+// of variant label, named as step 1 names a topic's sections (by outline
+// number and title) and located already: the plan need not look the
+// section up by its name, which in documents of thousands of sections
+// is the bulk of its lookups. Where locating the name would find another
+// section — an earlier one of the same title whose explicit heading
+// number is i's outline number — the plan takes that one, as it does
+// for a TopicSection named alone (see ownRef). An i outside d names
+// nothing.
+func TopicSectionAt(label string, d *diff.Document, i int) TopicSection {
+	if d == nil || i < 0 || i >= len(d.Sections) {
+		return TopicSection{Variant: label}
+	}
+	s := d.Sections[i]
+	return TopicSection{Variant: label, Section: SectionRef{Number: s.Number, Title: s.Title}, at: i + 1, doc: d}
 }
 
 // AlignedTopic is one topic of the step-1 alignment (diff.Topic): its
@@ -239,7 +261,9 @@ func (in PlanInput) locateTopics() *topicPositions {
 					if s.Variant != label {
 						continue
 					}
-					if i, ok := locate(d, s.Section); ok {
+					if s.doc == d && ownRef(d, s.at-1, s.Section) {
+						p.at[ti][k] = s.at - 1 // locating s.Section finds it
+					} else if i, ok := locate(d, s.Section); ok {
 						p.at[ti][k] = i
 					}
 				}
