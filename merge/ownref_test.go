@@ -45,12 +45,6 @@ func TestOwnRefMatchesLocate(t *testing.T) {
 			r := SectionRef{Number: s.Number, Title: s.Title}
 			got, ok := locate(d, r)
 			located := ok && got == i
-			if s.Number == "" {
-				if ownRef(d, i, r) {
-					t.Fatalf("round %d: ownRef takes section %d, named without a number", round, i)
-				}
-				continue
-			}
 			if ownRef(d, i, r) != located {
 				t.Fatalf("round %d, section %d %q (%s): ownRef %v, locate gives %d\n%s", round, i, s.Title, s.Number, !located, got, b.String())
 			}
@@ -64,9 +58,13 @@ func TestOwnRefMatchesLocate(t *testing.T) {
 	if shadowed == 0 || own == 0 {
 		t.Fatalf("own %d, shadowed %d: the documents test one answer only", own, shadowed)
 	}
-	// A name that is not the section's own is never taken as it.
+	// A name that is not the section's own is never taken as it; a
+	// title without a number is taken for the first section only.
 	d := mustParse(t, "d.md", "# Spec\n\n## Overview\n\nText.\n\n## Fix\n\nText.\n")
 	if ownRef(d, 1, SectionRef{Number: "2", Title: "Overview"}) {
 		t.Fatal("ownRef takes a section by another's number")
+	}
+	if !ownRef(d, 0, SectionRef{Title: "Spec"}) {
+		t.Fatal("ownRef does not take the document title, the first section")
 	}
 }

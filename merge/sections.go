@@ -93,14 +93,20 @@ func locate(d *diff.Document, r SectionRef) (int, bool) {
 // looking r up: i is the first section of its title with its number —
 // outline numbers name one section each — unless an earlier section of
 // the same title (normalised, with or without its number) has i's
-// outline number as its explicit heading number.
+// outline number as its explicit heading number. The document title,
+// without a number, is taken when it is the first section.
 func ownRef(d *diff.Document, i int, r SectionRef) bool {
 	if i < 0 || i >= len(d.Sections) {
 		return false
 	}
 	s := d.Sections[i]
-	if r.Number != s.Number || r.Title != s.Title || r.Number == "" || r.Title == "" {
+	if r.Number != s.Number || r.Title != s.Title || r.Title == "" {
 		return false // named otherwise, or by number alone (locate's other path)
+	}
+	if r.Number == "" {
+		// the document title: named by its title alone, it is the first
+		// section of that title if it is the first section
+		return i == 0
 	}
 	return !shadowedOf(d)[i]
 }
