@@ -2,6 +2,7 @@ package merge
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"sync"
 
@@ -18,65 +19,93 @@ import (
 // are looked up in the document's titleOverlap index, built the first time
 // one is asked for.
 //
-// Each table is built the first time it is asked for: most documents
-// are asked about by title and number only (a plan names sections so),
-// only bases are asked for children, and the tables of a document of
-// thousands of sections are the bulk of what locating it costs.
+// A document is indexed by number first, eagerly: a plan names
+// sections by number and title, and nearly every number names one
+// section, so a lookup is one probe of one table and a comparison of the
+// title. The normalised titles and every other table are built the first
+// time they are asked for: only bases are asked for children, few
+// lookups by title alone, and the tables of a document of thousands of
+// sections were the bulk of what locating in it cost.
 type sectionIndex struct {
 	d *diff.Document
-	// full and stripped hold each section's title normalised, with and
-	// without its number; number its explicit heading number, if any.
-	full, stripped, number []string
-	// norms holds the first section of each of the document's own titles:
-	// most lookups ask for a title the document has, and need not
-	// normalise it again.
-	norms map[string]int
+	// number holds each section's explicit heading number, if any.
+	number []string
+	// byNum holds the first section of each number, explicit or outline;
+	// shared, every section of a number more than one section has, in
+	// order (an explicit number that is also another section's outline
+	// number, or another section's explicit number).
+	byNum  map[string]int
+	shared map[string][]int
 
-	numbered, titled, numbers, kids sync.Once
-	fullFirst, strippedFirst        firstOf // title → first section
-	fullNumber, strippedNumber      firstOf // title + number → first section
-	explicit, outline               map[string]int
-	children                        map[childKey]int // the first child of each title under each parent
+	normed sync.Once
+	// full and stripped hold each section's title normalised, with and
+	// without its number; norms the first section of each of the
+	// document's own titles: most lookups ask for a title the document
+	// has, and need not normalise it again.
+	full, stripped []string
+	norms          map[string]int
+
+	titled, numbers, kids    sync.Once
+	fullFirst, strippedFirst firstOf // title → first section
+	explicit, outline        map[string]int
+	children                 map[childKey]int // the first child of each title under each parent
+}
+
+// normalise builds the normalised titles.
+func (x *sectionIndex) normalise() {
+	x.normed.Do(func() {
+		n := len(x.d.Sections)
+		x.full, x.stripped, x.norms = make([]string, n), make([]string, n), make(map[string]int, n)
+		for i := n - 1; i >= 0; i-- { // the first section with a title is written last and stays
+			t := x.d.Sections[i].Title
+			x.full[i] = normTitle(t)
+			x.stripped[i] = normTitle(refs.StripNumber(t))
+			x.norms[t] = i
+		}
+	})
 }
 
 // normalised returns title normalised with and without its number (see
 // normTitle), from the document's own titles when it is one of them.
 func (x *sectionIndex) normalised(title string) (full, stripped string) {
+	x.normalise()
 	if i, ok := x.norms[title]; ok {
 		return x.full[i], x.stripped[i]
 	}
 	return normTitle(title), normTitle(refs.StripNumber(title))
 }
 
-// byNumber returns the first section with normalised title full, or
-// stripped, and number: the earlier of the two, or -1.
-func (x *sectionIndex) byNumber(full, stripped, number string) int {
-	x.numbered.Do(func() {
-		n := len(x.full)
-		x.fullNumber, x.strippedNumber = make(firstOf, n), make(firstOf, n)
-		for i := n - 1; i >= 0; i-- {
-			outline := x.d.Sections[i].Number
-			number := outline // the reference's number: explicit, else the outline's
-			if x.number[i] != "" {
-				number = x.number[i]
-			}
-			for _, num := range [2]string{number, outline} {
-				if num != "" {
-					x.fullNumber[[2]string{x.full[i], num}] = i
-					x.strippedNumber[[2]string{x.stripped[i], num}] = i
-				}
-				if outline == number {
-					break // the same key again
-				}
+// byNumber returns the first section with number (explicit or outline)
+// whose title is title up to normalisation (see normTitle), with or
+// without its number; -1 for none.
+func (x *sectionIndex) byNumber(title, number string) int {
+	if ks, ok := x.shared[number]; ok {
+		full, stripped := x.normalised(title)
+		for _, k := range ks {
+			if x.d.Sections[k].Title == title || x.full[k] == full || x.stripped[k] == stripped {
+				return k
 			}
 		}
-	})
-	return earlier(x.fullNumber.first(full, number), x.strippedNumber.first(stripped, number))
+		return -1
+	}
+	k, ok := x.byNum[number]
+	if !ok {
+		return -1
+	}
+	if x.d.Sections[k].Title == title {
+		return k
+	}
+	full, stripped := x.normalised(title)
+	if x.full[k] == full || x.stripped[k] == stripped {
+		return k
+	}
+	return -1
 }
 
 // byTitle returns the first section with normalised title full, or
 // stripped: the earlier of the two, or -1.
 func (x *sectionIndex) byTitle(full, stripped string) int {
+	x.normalise()
 	x.titled.Do(func() {
 		n := len(x.full)
 		x.fullFirst, x.strippedFirst = make(firstOf, n), make(firstOf, n)
@@ -92,7 +121,7 @@ func (x *sectionIndex) byTitle(full, stripped string) int {
 // number, else the first whose outline number is.
 func (x *sectionIndex) numberOnly(number string) (int, bool) {
 	x.numbers.Do(func() {
-		n := len(x.full)
+		n := len(x.number)
 		x.explicit, x.outline = make(map[string]int), make(map[string]int, n)
 		for i := n - 1; i >= 0; i-- {
 			if x.number[i] != "" {
@@ -137,6 +166,7 @@ type childKey struct {
 // sections, for parent -1) whose title, normalised without its number, is
 // title.
 func (x *sectionIndex) childTitled(parent int, title string) (int, bool) {
+	x.normalise()
 	x.kids.Do(func() {
 		x.children = make(map[childKey]int, len(x.full))
 		// written from the last child to the first: the first with a
@@ -249,18 +279,48 @@ func titleOverlapOf(d *diff.Document) *titleOverlap {
 
 func newSectionIndex(d *diff.Document) *sectionIndex {
 	n := len(d.Sections)
-	x := &sectionIndex{d: d, full: make([]string, n), stripped: make([]string, n), number: make([]string, n),
-		norms: make(map[string]int, n)}
-	for i := n - 1; i >= 0; i-- { // the first section with a title is written last and stays
-		s := d.Sections[i]
-		x.full[i] = normTitle(s.Title)
-		x.stripped[i] = normTitle(refs.StripNumber(s.Title))
+	x := &sectionIndex{d: d, number: make([]string, n), byNum: make(map[string]int, n)}
+	// Outline numbers name one section each: written blind. An explicit
+	// number other than the section's outline number may be any
+	// section's, and is added with a look first.
+	var odd []int
+	for i, s := range d.Sections {
+		if s.Number != "" {
+			x.byNum[s.Number] = i
+		}
 		if explicit, _, _, ok := refs.HeadingNumber(s.Title); ok {
 			x.number[i] = explicit
+			if explicit != s.Number {
+				odd = append(odd, i)
+			}
 		}
-		x.norms[s.Title] = i
+	}
+	for _, i := range odd {
+		e := x.number[i]
+		k, ok := x.byNum[e]
+		switch {
+		case !ok:
+			x.byNum[e] = i
+		case x.shared[e] != nil:
+			x.shared[e] = insertSorted(x.shared[e], i)
+		default:
+			if x.shared == nil {
+				x.shared = map[string][]int{}
+			}
+			x.shared[e] = insertSorted([]int{k}, i)
+			x.byNum[e] = min(k, i)
+		}
 	}
 	return x
+}
+
+// insertSorted inserts i into the ascending list ks, once.
+func insertSorted(ks []int, i int) []int {
+	at, found := slices.BinarySearch(ks, i)
+	if found {
+		return ks
+	}
+	return slices.Insert(ks, at, i)
 }
 
 func newTitleOverlap(d *diff.Document) *titleOverlap {

@@ -74,14 +74,14 @@ func locate(d *diff.Document, r SectionRef) (int, bool) {
 	if r.Title == "" {
 		return x.numberOnly(r.Number)
 	}
-	full, want := x.normalised(r.Title)
 	// The title matches exactly: the first such section whose number
 	// matches too, else the first such section.
 	if r.Number != "" {
-		if i := x.byNumber(full, want, r.Number); i >= 0 {
+		if i := x.byNumber(r.Title, r.Number); i >= 0 {
 			return i, true
 		}
 	}
+	full, want := x.normalised(r.Title)
 	if i := x.byTitle(full, want); i >= 0 {
 		return i, true
 	}
