@@ -12,10 +12,10 @@ import (
 )
 
 // sectionIndex answers locate's questions about one document without
-// scanning its sections: the first section of each normalised title (with
-// and without its number), of each title and number together, of each
-// explicit heading number and of each outline number, and the first child
-// of each title under each parent. Titles that match only by word overlap
+// scanning its sections: the sections of each number (explicit or
+// outline), the first section of each normalised title (with and without
+// its number), of each explicit heading number and of each outline
+// number, and the first child of each title under each parent. Titles that match only by word overlap
 // are looked up in the document's titleOverlap index, built the first time
 // one is asked for.
 //
