@@ -3,6 +3,7 @@ package adversarial
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/crucible-go/crucible/adversarial/debate"
@@ -81,6 +82,9 @@ func (x *run) planDecisions(d *debate.Result, base int, byValue map[string]bool)
 		}
 	}
 	var out []merge.Decision
+	if len(d.Decisions) > 0 {
+		out = make([]merge.Decision, 0, len(d.Decisions)) // one each at most, without growing
+	}
 	for _, dec := range d.Decisions {
 		i, ok := at[dec.Point]
 		if !ok {
@@ -138,6 +142,9 @@ func (x *run) planSectionRef(v, si int) merge.SectionRef {
 // planSectionRef).
 func (x *run) planStrengths(ss []scoring.Strength) []merge.Strength {
 	var out []merge.Strength
+	if len(ss) > 0 {
+		out = make([]merge.Strength, 0, len(ss)) // one each at most, without growing
+	}
 	for _, s := range ss {
 		if s.Section < 0 {
 			continue // not about one section: nothing to take
@@ -154,7 +161,7 @@ func (x *run) planStrengths(ss []scoring.Strength) []merge.Strength {
 		}
 		// The decision on the point supplies the evidence; the description
 		// only says what the section is, so the plan does not repeat it.
-		desc := fmt.Sprintf("Variant %s's section %q", s.Variant, s.SectionTitle)
+		desc := "Variant " + s.Variant + "'s section " + strconv.Quote(s.SectionTitle) // %q, without fmt's reflection per strength
 		out = append(out, merge.Strength{Variant: s.Variant, Point: s.Point, Description: desc, Why: why,
 			Section: merge.SectionRef{Number: s.SectionNumber, Title: s.SectionTitle}})
 	}

@@ -27,7 +27,8 @@ func (x *run) planAlignment(a *diff.Analysis) []merge.AlignedTopic {
 		at := merge.AlignedTopic{Title: t.Title}
 		for v, si := range t.Sections {
 			if si >= 0 && v < len(x.docs) {
-				at.Sections = append(at.Sections, merge.TopicSection{Variant: label(v), Section: x.sectionRef(v, si)})
+				// located already: the plan need not look it up by name
+				at.Sections = append(at.Sections, merge.TopicSectionAt(label(v), x.docs[v], si))
 			}
 		}
 		out = append(out, at)

@@ -49,7 +49,7 @@ func dropFacets(in PlanInput, changes []Change) ([]Change, []Rejection) {
 				c.Source.Variant, refs.StripNumber(c.Source.Section.Title), refOf(in.Base.Doc, t))))
 			continue
 		}
-		kept = append(kept, c)
+		kept = keepChange(kept, changes, c)
 	}
 	return kept, out
 }
@@ -65,7 +65,7 @@ func facetOfCovered(in PlanInput, c Change) (int, bool) {
 	if v.Doc == nil {
 		return -1, false
 	}
-	si, ok := locate(v.Doc, c.Source.Section)
+	si, ok := sourceIndex(v, c)
 	if !ok {
 		return -1, false
 	}

@@ -44,10 +44,12 @@ func NewPlan(in PlanInput, opts ...Option) (Plan, error) {
 		return Plan{}, err
 	}
 	if len(in.Alignment) > 0 {
+		in.topicAt = in.locateTopics()
 		in.alignIndex = in.alignedIndexes(in.Variants)
 	}
 	in.memo = newPlanMemo()
-	p := Plan{Base: in.Base.Ref(), BaseDigest: Digest(in.Base.Doc), Changes: []Change{}}
+	// each strength and each decision plans at most one change
+	p := Plan{Base: in.Base.Ref(), BaseDigest: Digest(in.Base.Doc), Changes: make([]Change, 0, len(in.Strengths)+len(in.Decisions))}
 	byLabel := map[string]Variant{}
 	for _, v := range in.Variants {
 		p.Variants = append(p.Variants, v.Ref())
@@ -101,14 +103,14 @@ func NewPlan(in PlanInput, opts ...Option) (Plan, error) {
 		// one topic, one section: a section aligned to a base section
 		// goes into it, never beside it
 		kin := -1
-		if aligned, ok := in.alignedBase(v.Label, refOf(v.Doc, sec)); ok {
+		if aligned, ok := in.alignedBaseOf(v, sec); ok {
 			if target.IsZero() {
 				target = aligned
 			}
 			if approach == Append || approach == Insert {
 				approach = ""
 			}
-		} else if target.IsZero() && (approach == "" || approach == Insert) && matchTitle(in.Base.Doc, v.Doc.Sections[sec].Title) < 0 {
+		} else if target.IsZero() && (approach == "" || approach == Insert) && in.baseTitled(v, sec) < 0 {
 			// nor beside the section its variant covers the topic in
 			var b int
 			if b, kin = in.kinBase(v, sec); b >= 0 && !inside(v.Doc, sec, kin) {
@@ -137,10 +139,10 @@ func NewPlan(in PlanInput, opts ...Option) (Plan, error) {
 	// replacing it with one topic's section would lose the rest and state
 	// that topic twice.
 	decisionTarget := func(v Variant, sec int, d *Decision) SectionRef {
-		if aligned, ok := in.alignedBase(v.Label, refOf(v.Doc, sec)); ok {
+		if aligned, ok := in.alignedBaseOf(v, sec); ok {
 			return aligned
 		}
-		if bi, ok := locate(in.Base.Doc, d.BaseSection); ok && len(in.Alignment) > 0 && matchTitle(in.Base.Doc, v.Doc.Sections[sec].Title) != bi {
+		if bi, ok := locate(in.Base.Doc, d.BaseSection); ok && len(in.Alignment) > 0 && in.baseTitled(v, sec) != bi {
 			// Step 1 did not put the two together: sec is placed as
 			// its own topic, and the base section keeps its text.
 			return SectionRef{}
@@ -209,6 +211,9 @@ func NewPlan(in PlanInput, opts ...Option) (Plan, error) {
 		}
 	}
 	p.Rejected = append(append(append(p.Rejected, dropped...), pruned...), conflicts...)
+	for i := range p.Changes {
+		p.Changes[i].Source.at, p.Changes[i].Source.doc = 0, nil // see SourceSection.at
+	}
 	p.Review = ReviewStatus{State: AutoApproved, By: "auto", At: cfg.now().UTC()}
 	return p, nil
 }
@@ -307,7 +312,7 @@ func planChange(in PlanInput, v Variant, sec int, target SectionRef, approach Ap
 			return Change{}, inputErrorf("the base has no %s", target)
 		}
 	} else if approach == "" || approach == Replace || approach == Restructure {
-		t = matchTitle(base, src.Title)
+		t = in.baseTitled(v, sec)
 	}
 	if approach == "" {
 		switch {
@@ -327,6 +332,12 @@ func planChange(in PlanInput, v Variant, sec int, target SectionRef, approach Ap
 		Title:    refs.StripNumber(src.Title),
 		Source:   SourceSection{Variant: v.Ref(), Section: srcRef, Text: v.Doc.Text(src.Span)},
 		Approach: approach,
+	}
+	if in.memo != nil {
+		c.Source.doc, c.Source.at = v.Doc, in.selfAt(v, sec)+1
+		if c.Source.at == 0 {
+			c.Source.at = -1
+		}
 	}
 	if t >= 0 {
 		c.Target = refOf(base, t)
@@ -382,4 +393,19 @@ func placement(in PlanInput, v Variant, sec int) (Approach, int) {
 		return Append, -1
 	}
 	return Append, top[len(top)-1]
+}
+
+// keepChange appends c, the change of changes a filter is at, to kept,
+// the changes it keeps, in place: kept is a prefix of changes, never
+// longer than the changes read so far, so each write lands on a change
+// already read. A plan of thousands of changes (each a struct of several
+// hundred bytes) would otherwise be copied by every filter, at every
+// growth, and the collector pay for the garbage. As with append alone,
+// kept stays nil until a change is kept. The filters are NewPlan's own:
+// the changes they are handed are theirs to overwrite.
+func keepChange(kept, changes []Change, c Change) []Change {
+	if kept == nil {
+		kept = changes[:0]
+	}
+	return append(kept, c)
 }

@@ -38,7 +38,7 @@ func settleCollisions(in PlanInput, changes []Change) ([]Change, []Rejection) {
 	rewritten := map[int]int{} // base section index → number of the change rewriting it
 	var kept []Change
 	var dropped []Rejection
-	x := newKeptIndex(in)
+	x := newKeptIndex(in, len(changes))
 	for _, c := range changes {
 		d, si := x.source(c) // located once: the index and the containment test both need it
 		if by, ok := x.containedIn(c, d, si, kept); ok {
@@ -75,7 +75,7 @@ func settleCollisions(in PlanInput, changes []Change) ([]Change, []Rejection) {
 		}
 		c.Number = len(kept) + 1
 		x.add(c, si, len(kept))
-		kept = append(kept, c)
+		kept = keepChange(kept, changes, c)
 	}
 	leaveSubsections(in, kept, rewritten)
 	// numbers changed: re-word what quotes them
@@ -97,6 +97,7 @@ type keptIndex struct {
 	in       PlanInput
 	bySource map[sourceKey][]int // variant label, source section index → kept changes, in order
 	byPlace  map[placeKey]int    // the first kept append or insert per place and title
+	block    []int               // backing for bySource's one-element lists (see one)
 }
 
 type sourceKey struct {
@@ -110,8 +111,10 @@ type placeKey struct {
 	title    string
 }
 
-func newKeptIndex(in PlanInput) *keptIndex {
-	return &keptIndex{in: in, bySource: map[sourceKey][]int{}, byPlace: map[placeKey]int{}}
+// newKeptIndex makes the index for a plan of n changes: sized for them,
+// so that a plan of thousands does not rehash it as it grows.
+func newKeptIndex(in PlanInput, n int) *keptIndex {
+	return &keptIndex{in: in, bySource: make(map[sourceKey][]int, n), byPlace: make(map[placeKey]int, n)}
 }
 
 // source locates c's source section in its variant, or -1.
@@ -120,7 +123,7 @@ func (x *keptIndex) source(c Change) (*diff.Document, int) {
 	if v.Doc == nil {
 		return nil, -1
 	}
-	si, ok := locate(v.Doc, c.Source.Section)
+	si, ok := sourceIndex(v, c)
 	if !ok {
 		return v.Doc, -1
 	}
@@ -131,7 +134,11 @@ func (x *keptIndex) source(c Change) (*diff.Document, int) {
 func (x *keptIndex) add(c Change, si, i int) {
 	if si >= 0 {
 		k := sourceKey{c.Source.Variant.Label, si}
-		x.bySource[k] = append(x.bySource[k], i)
+		if ks, ok := x.bySource[k]; ok {
+			x.bySource[k] = append(ks, i)
+		} else {
+			x.bySource[k] = x.one(i)
+		}
 	}
 	if c.Approach == Append || c.Approach == Insert {
 		k := placeKey{c.Approach, c.Target, normTitle(refs.StripNumber(c.Source.Section.Title))}
@@ -139,6 +146,18 @@ func (x *keptIndex) add(c Change, si, i int) {
 			x.byPlace[k] = i
 		}
 	}
+}
+
+// one returns the list [i], cut from a block shared with the next lists:
+// nearly every source section has one kept change, and a plan of
+// thousands would otherwise allocate one list for each. A list grown
+// past one element moves out of the block (its capacity is one).
+func (x *keptIndex) one(i int) []int {
+	if len(x.block) == cap(x.block) {
+		x.block = make([]int, 0, 256)
+	}
+	x.block = append(x.block, i)
+	return x.block[len(x.block)-1 : len(x.block) : len(x.block)]
 }
 
 // containedIn reports whether c's source section lies inside the source

@@ -9,6 +9,8 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/sync/errgroup"
+
+	"github.com/crucible-go/crucible/diff"
 )
 
 // Two optional inputs of the plan let the pipeline pass on what step 1
@@ -28,6 +30,28 @@ import (
 type TopicSection struct {
 	Variant string     `json:"variant"` // label
 	Section SectionRef `json:"section"`
+
+	// at is the section's index in doc plus one, as TopicSectionAt
+	// knows it; zero when unknown.
+	at  int
+	doc *diff.Document
+}
+
+// TopicSectionAt returns the TopicSection of section i of d, the document
+// of variant label, named as step 1 names a topic's sections (by outline
+// number and title) and located already: the plan need not look the
+// section up by its name, which in documents of thousands of sections
+// is the bulk of its lookups. Where locating the name would find another
+// section — an earlier one of the same title whose explicit heading
+// number is i's outline number — the plan takes that one, as it does
+// for a TopicSection named alone (see ownRef). An i outside d names
+// nothing.
+func TopicSectionAt(label string, d *diff.Document, i int) TopicSection {
+	if d == nil || i < 0 || i >= len(d.Sections) {
+		return TopicSection{Variant: label}
+	}
+	s := d.Sections[i]
+	return TopicSection{Variant: label, Section: SectionRef{Number: s.Number, Title: s.Title}, at: i + 1, doc: d}
 }
 
 // AlignedTopic is one topic of the step-1 alignment (diff.Topic): its
@@ -80,6 +104,28 @@ func (in PlanInput) alignedBase(label string, src SectionRef) (SectionRef, bool)
 	if !ok {
 		return SectionRef{}, false
 	}
+	return in.alignedAt(v, si)
+}
+
+// alignedBaseOf is alignedBase for section sec of v, by its reference
+// (refOf), located once per section (see selfAt).
+func (in PlanInput) alignedBaseOf(v Variant, sec int) (SectionRef, bool) {
+	if len(in.Alignment) == 0 {
+		return SectionRef{}, false
+	}
+	if w := in.variant(v.Label); w.Doc != v.Doc || in.memo == nil {
+		return in.alignedBase(v.Label, refOf(v.Doc, sec))
+	}
+	si := in.selfAt(v, sec)
+	if si < 0 {
+		return SectionRef{}, false
+	}
+	return in.alignedAt(v, si)
+}
+
+// alignedAt is alignedBase for section si of v, located.
+func (in PlanInput) alignedAt(v Variant, si int) (SectionRef, bool) {
+	label := v.Label
 	if in.alignIndex != nil {
 		if bi := in.alignIndex[label][si]; bi >= 0 {
 			return refOf(in.Base.Doc, bi), true
@@ -100,68 +146,133 @@ func (in PlanInput) alignedIndex(v Variant) []int {
 
 // alignedIndexes is alignedIndex for each variant of vs with a document,
 // by label, in one pass over the alignment: NewPlan builds them once,
-// since locating sections by reference is the costly part, and each
-// topic's base section is located once rather than once per variant.
-// Where two variants share a label the later one's document counts, as
-// it would overwrite the earlier's index.
+// from the alignment's sections located once (see topicSections).
 func (in PlanInput) alignedIndexes(vs []Variant) map[string][]int {
-	// The base's section of each topic first, then each variant's sections
-	// on their own: a variant's row depends on the topics in their order
-	// and on nothing of the other variants', so the variants are located
-	// a few at a time (locating builds each document's section index the
-	// first time, and the plan waits for all of it).
+	at := in.topicSections()
 	baseOf := make([]int, len(in.Alignment))
 	for ti, t := range in.Alignment {
 		bi := -1
-		for _, s := range t.Sections {
+		for k, s := range t.Sections {
 			if s.Variant != in.Base.Label {
 				continue
 			}
-			if i, ok := locate(in.Base.Doc, s.Section); ok && in.Base.Doc.Sections[i].Depth > 0 {
+			if i := at.index(in, ti, k, in.Base.Doc); i >= 0 && in.Base.Doc.Sections[i].Depth > 0 {
 				bi = i
 			}
 		}
 		baseOf[ti] = bi
 	}
-	rows := make([][]int, len(vs))
-	var g errgroup.Group
-	g.SetLimit(runtime.GOMAXPROCS(0))
-	for vi, v := range vs {
+	out := map[string][]int{}
+	for _, v := range vs {
 		if v.Doc == nil {
 			continue
 		}
-		g.Go(func() error {
-			idx := make([]int, len(v.Doc.Sections))
-			for i := range idx {
-				idx[i] = -1
-			}
-			if v.Label != in.Base.Label {
-				for ti, t := range in.Alignment {
-					if baseOf[ti] < 0 {
+		idx := make([]int, len(v.Doc.Sections))
+		for i := range idx {
+			idx[i] = -1
+		}
+		if v.Label != in.Base.Label {
+			for ti, t := range in.Alignment {
+				if baseOf[ti] < 0 {
+					continue
+				}
+				for k, s := range t.Sections {
+					if s.Variant != v.Label {
 						continue
 					}
-					for _, s := range t.Sections {
-						if s.Variant != v.Label {
-							continue
-						}
-						if i, ok := locate(v.Doc, s.Section); ok && idx[i] < 0 {
-							idx[i] = baseOf[ti]
-						}
+					if i := at.index(in, ti, k, v.Doc); i >= 0 && idx[i] < 0 {
+						idx[i] = baseOf[ti]
 					}
 				}
 			}
-			rows[vi] = idx
+		}
+		out[v.Label] = idx
+	}
+	return out
+}
+
+// topicPositions holds the alignment's sections located: at[t][k] is the
+// index of section k of topic t in docs[its variant] (-1 when the label
+// names no variant or the document has no such section). NewPlan builds
+// it once, since the alignment names every aligned section of every
+// variant and alignedIndexes, pruneAligned and topicOf all need them
+// located.
+type topicPositions struct {
+	at   [][]int
+	docs map[string]*diff.Document
+}
+
+// index returns the index of section k of topic t in d, the document of
+// its variant: as located, or located now when d is not the document
+// located in (a label used twice).
+func (p *topicPositions) index(in PlanInput, t, k int, d *diff.Document) int {
+	if p.docs[in.Alignment[t].Sections[k].Variant] == d {
+		return p.at[t][k]
+	}
+	if i, ok := locate(d, in.Alignment[t].Sections[k].Section); ok {
+		return i
+	}
+	return -1
+}
+
+// topicSections returns the alignment's sections located, as NewPlan
+// located them or, for a PlanInput NewPlan did not build, now.
+func (in PlanInput) topicSections() *topicPositions {
+	if in.topicAt != nil {
+		return in.topicAt
+	}
+	return in.locateTopics()
+}
+
+// locateTopics locates the alignment's sections. Each variant's sections
+// are located on their own, a few variants at a time: locating builds
+// each document's section index the first time, and the plan waits for
+// all of it. Where two variants share a label the later one's document
+// is located in (as it would overwrite the earlier's index in
+// alignedIndexes), and the base's label names the base.
+func (in PlanInput) locateTopics() *topicPositions {
+	p := &topicPositions{at: make([][]int, len(in.Alignment)), docs: map[string]*diff.Document{}}
+	for ti, t := range in.Alignment {
+		row := make([]int, len(t.Sections))
+		for k := range row {
+			row[k] = -1
+		}
+		p.at[ti] = row
+	}
+	var labels []string // in input order, so the work is the same each run
+	for _, v := range append([]Variant{in.Base}, in.Variants...) {
+		if v.Doc == nil {
+			continue
+		}
+		if _, seen := p.docs[v.Label]; !seen {
+			labels = append(labels, v.Label)
+		} else if v.Label == in.Base.Label {
+			continue // the base's label names the base
+		}
+		p.docs[v.Label] = v.Doc
+	}
+	var g errgroup.Group
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	for _, label := range labels {
+		d := p.docs[label]
+		g.Go(func() error {
+			for ti, t := range in.Alignment {
+				for k, s := range t.Sections {
+					if s.Variant != label {
+						continue
+					}
+					if s.doc == d && ownRef(d, s.at-1, s.Section) {
+						p.at[ti][k] = s.at - 1 // locating s.Section finds it
+					} else if i, ok := locate(d, s.Section); ok {
+						p.at[ti][k] = i
+					}
+				}
+			}
 			return nil
 		})
 	}
 	_ = g.Wait() // locating cannot fail
-	out := map[string][]int{}
-	for vi, v := range vs {
-		if v.Doc != nil {
-			out[v.Label] = rows[vi]
-		}
-	}
-	return out
+	return p
 }
 
 func (in PlanInput) variant(label string) Variant {

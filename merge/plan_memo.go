@@ -13,15 +13,15 @@ import (
 // per section. NewPlan makes one per plan; without one (a PlanInput not
 // built by NewPlan) every question is computed as asked.
 type planMemo struct {
-	aligned, counterpart, prevCounterpart, topic map[string][]int // per variant label, per section; unknown = -2
-	kin                                          map[string]*kinIndex
+	aligned, counterpart, prevCounterpart, topic, titled, self map[string][]int // per variant label, per section; unknown = -2
+	kin                                                        map[string]*kinIndex
 }
 
 const unknown = -2
 
 func newPlanMemo() *planMemo {
 	return &planMemo{aligned: map[string][]int{}, counterpart: map[string][]int{},
-		prevCounterpart: map[string][]int{}, topic: map[string][]int{}, kin: map[string]*kinIndex{}}
+		prevCounterpart: map[string][]int{}, topic: map[string][]int{}, titled: map[string][]int{}, self: map[string][]int{}, kin: map[string]*kinIndex{}}
 }
 
 // slot returns the memo of one question for variant v, creating it.
@@ -55,7 +55,7 @@ func (in PlanInput) once(table func(*planMemo) map[string][]int, v Variant, si i
 func alignedIn(in PlanInput, v Variant) func(int) int {
 	return func(si int) int {
 		return in.once(func(m *planMemo) map[string][]int { return m.aligned }, v, si, func() int {
-			if r, ok := in.alignedBase(v.Label, refOf(v.Doc, si)); ok {
+			if r, ok := in.alignedBaseOf(v, si); ok {
 				if bi, ok := locate(in.Base.Doc, r); ok {
 					return bi
 				}
@@ -72,6 +72,41 @@ func (in PlanInput) counterpart(v Variant, si int) int {
 		if t := alignedIn(in, v)(si); t >= 0 {
 			return t
 		}
+		return in.baseTitled(v, si)
+	})
+}
+
+// selfAt returns where section si of v's own reference (refOf) leads
+// back to, as locate finds it — si itself, unless an earlier section has
+// the same title and number — or -1. The plan names each section it
+// places by that reference and locates it again in every filter; it is
+// located once.
+func (in PlanInput) selfAt(v Variant, si int) int {
+	return in.once(func(m *planMemo) map[string][]int { return m.self }, v, si, func() int {
+		if i, ok := locate(v.Doc, refOf(v.Doc, si)); ok {
+			return i
+		}
+		return -1
+	})
+}
+
+// sourceIndex is locate(v.Doc, c.Source.Section): as NewPlan located it
+// when the change was planned, else (a plan NewPlan did not just build)
+// located now.
+func sourceIndex(v Variant, c Change) (int, bool) {
+	if c.Source.at != 0 && c.Source.doc == v.Doc {
+		return c.Source.at - 1, c.Source.at > 0
+	}
+	return locate(v.Doc, c.Source.Section)
+}
+
+// baseTitled is matchTitle(base, the title of section si of v): a plan
+// asks it of each section it places up to three times (placing, planning
+// the change, as a parent's counterpart), and a title the base lacks —
+// every section of a plan of thousands of additions — is the costly
+// question, ending in the word-overlap search.
+func (in PlanInput) baseTitled(v Variant, si int) int {
+	return in.once(func(m *planMemo) map[string][]int { return m.titled }, v, si, func() int {
 		return matchTitle(in.Base.Doc, v.Doc.Sections[si].Title)
 	})
 }
@@ -149,12 +184,13 @@ func topicOf(in PlanInput, v Variant, si int) (int, bool) {
 			for i := range s {
 				s[i] = -1
 			}
+			pos := in.topicSections()
 			for t, at := range in.Alignment {
-				for _, ts := range at.Sections {
+				for k, ts := range at.Sections {
 					if ts.Variant != v.Label {
 						continue
 					}
-					if i, ok := locate(v.Doc, ts.Section); ok && s[i] < 0 {
+					if i := pos.index(in, t, k, v.Doc); i >= 0 && s[i] < 0 {
 						s[i] = t
 					}
 				}

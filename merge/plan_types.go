@@ -167,6 +167,7 @@ type PlanInput struct {
 	LaterRevision string
 
 	alignIndex map[string][]int // per variant label, alignedIndex; built by NewPlan
+	topicAt    *topicPositions  // the alignment located; built by NewPlan
 	memo       *planMemo        // answers NewPlan asks once per section; see plan_memo.go
 }
 
@@ -178,6 +179,14 @@ type SourceSection struct {
 	Variant VariantRef `json:"variant"`
 	Section SectionRef `json:"section"`
 	Text    string     `json:"text"`
+
+	// at is what locate gives for Section in doc, the variant's
+	// document, while NewPlan builds the plan: the index plus one, -1 for
+	// nothing. Its filters each locate every change's source (see
+	// sourceIndex); NewPlan clears it before it returns, so that a plan
+	// edited afterwards never carries a stale one.
+	at  int
+	doc *diff.Document
 }
 
 // Rationale is why a change is made: the debate evidence behind it.

@@ -22,14 +22,25 @@ func pruneAligned(in PlanInput, changes []Change) []Rejection {
 	if len(in.Alignment) == 0 {
 		return nil
 	}
-	imported := map[int]string{} // topic → where the merged document has it
+	// topic → where the merged document has it: a base section (the
+	// topic's last, as the alignment lists them) or a change. Said in
+	// words only for a cut, which few topics see.
+	type place struct{ base, change int }
+	where := func(p place) string {
+		if p.base >= 0 {
+			return fmt.Sprintf("%s of the base", refOf(in.Base.Doc, p.base))
+		}
+		return fmt.Sprintf("change #%d", p.change)
+	}
+	imported := map[int]place{}
+	pos := in.topicSections()
 	for t, at := range in.Alignment {
-		for _, s := range at.Sections {
+		for k, s := range at.Sections {
 			if s.Variant != in.Base.Label {
 				continue
 			}
-			if bi, ok := locate(in.Base.Doc, s.Section); ok && in.Base.Doc.Sections[bi].Depth > 0 {
-				imported[t] = fmt.Sprintf("%s of the base", refOf(in.Base.Doc, bi))
+			if bi := pos.index(in, t, k, in.Base.Doc); bi >= 0 && in.Base.Doc.Sections[bi].Depth > 0 {
+				imported[t] = place{base: bi}
 			}
 		}
 	}
@@ -40,14 +51,14 @@ func pruneAligned(in PlanInput, changes []Change) []Rejection {
 		if v.Doc == nil {
 			continue
 		}
-		ri, ok := locate(v.Doc, c.Source.Section)
+		ri, ok := sourceIndex(v, *c)
 		if !ok {
 			continue
 		}
 		root := v.Doc.Sections[ri]
 		if t, ok := topicOf(in, v, ri); ok {
 			if _, seen := imported[t]; !seen {
-				imported[t] = fmt.Sprintf("change #%d", c.Number)
+				imported[t] = place{base: -1, change: c.Number}
 			}
 		}
 		if c.Approach != Append && c.Approach != Insert || c.Source.Text != v.Doc.Text(root.Span) {
@@ -63,16 +74,16 @@ func pruneAligned(in PlanInput, changes []Change) []Rejection {
 			if !ok {
 				continue
 			}
-			where, seen := imported[t]
+			there, seen := imported[t]
 			if !seen {
-				imported[t] = fmt.Sprintf("change #%d", c.Number)
+				imported[t] = place{base: -1, change: c.Number}
 				continue
 			}
 			cuts = append(cuts, s.Span)
 			out = append(out, Rejection{Point: pointOrDash(c.Rationale.Point), Topic: in.Alignment[t].Title,
 				NonBase: fmt.Sprintf("Variant %s: %s", v.Label, refOf(v.Doc, si)),
 				Rationale: fmt.Sprintf("Not imported with change #%d: its topic is already in the merged document as %s, and one topic has one section.",
-					c.Number, where)})
+					c.Number, where(there))})
 		}
 		if len(cuts) == 0 {
 			continue
@@ -112,7 +123,7 @@ func dropHollow(in PlanInput, changes []Change) ([]Change, []Rejection) {
 			out = append(out, notMade(c, fmt.Sprintf("Not added: the topics of its subsections are in the base already (%s), and without them it is a heading over an introduction.", where)))
 			continue
 		}
-		kept = append(kept, c)
+		kept = keepChange(kept, changes, c)
 	}
 	return kept, out
 }
@@ -128,7 +139,7 @@ func hollow(in PlanInput, c Change) (string, bool) {
 	if v.Doc == nil {
 		return "", false
 	}
-	si, ok := locate(v.Doc, c.Source.Section)
+	si, ok := sourceIndex(v, c)
 	if !ok || c.Source.Text != v.Doc.Text(v.Doc.Sections[si].Span) {
 		return "", false
 	}

@@ -59,7 +59,7 @@ func dropRebuttals(in PlanInput, changes []Change) ([]Change, []Rejection) {
 	for _, c := range changes {
 		named, ok := rebuttalOf(c, byLabel, names)
 		if !ok {
-			kept = append(kept, c)
+			kept = keepChange(kept, changes, c)
 			continue
 		}
 		out = append(out, notMade(c, fmt.Sprintf("Not taken: the section argues about %s (%s), one of the variants under review; the merged document is none of them, and the argument is the debate's to weigh, not content of the document.",
@@ -81,7 +81,7 @@ func rebuttalOf(c Change, byLabel map[string]Variant, names map[string]VariantRe
 	if !ok || v.Doc == nil {
 		return namedVariant{}, false
 	}
-	sec, ok := locate(v.Doc, c.Source.Section)
+	sec, ok := sourceIndex(v, c)
 	if !ok {
 		return namedVariant{}, false
 	}

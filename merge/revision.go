@@ -24,7 +24,7 @@ func dropRevised(in PlanInput, changes []Change) ([]Change, []Rejection) {
 	var out []Rejection
 	for _, c := range changes {
 		if c.Approach != Append && c.Approach != Insert || c.Source.Variant.Label == in.Base.Label {
-			kept = append(kept, c)
+			kept = keepChange(kept, changes, c)
 			continue
 		}
 		out = append(out, notMade(c, fmt.Sprintf("Not added back: the base, Variant %s, is the later revision and has no such section — the revision dropped or consolidated it.",

@@ -39,7 +39,7 @@ func dropRival(in PlanInput, changes []Change) ([]Change, []Rejection) {
 	for _, c := range changes {
 		k, ok := lost[c.Source.Variant.Label]
 		if !ok {
-			kept = append(kept, c)
+			kept = keepChange(kept, changes, c)
 			continue
 		}
 		out = append(out, notMade(c, fmt.Sprintf("Not taken: %s is a rival proposal — it opens with %s, the choice that lost to the base's %s (%s; %s). This section argues for or describes that choice; under the base's headings it would read as a statement about the choice the merged document makes.",

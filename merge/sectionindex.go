@@ -2,7 +2,9 @@ package merge
 
 import (
 	"math"
+	"slices"
 	"strings"
+	"sync"
 
 	"github.com/crucible-go/crucible/diff"
 	"github.com/crucible-go/crucible/internal/refs"
@@ -10,32 +12,139 @@ import (
 )
 
 // sectionIndex answers locate's questions about one document without
-// scanning its sections: the first section of each normalised title (with
-// and without its number), of each title and number together, of each
-// explicit heading number and of each outline number, and the first child
-// of each title under each parent. Titles that match only by word overlap
+// scanning its sections: the sections of each number (explicit or
+// outline), the first section of each normalised title (with and without
+// its number), of each explicit heading number and of each outline
+// number, and the first child of each title under each parent. Titles that match only by word overlap
 // are looked up in the document's titleOverlap index, built the first time
 // one is asked for.
+//
+// A document is indexed by number first, eagerly: a plan names
+// sections by number and title, and nearly every number names one
+// section, so a lookup is one probe of one table and a comparison of the
+// title. The normalised titles and every other table are built the first
+// time they are asked for: only bases are asked for children, few
+// lookups by title alone, and the tables of a document of thousands of
+// sections were the bulk of what locating in it cost.
 type sectionIndex struct {
-	fullFirst, strippedFirst   firstOf // title → first section
-	fullNumber, strippedNumber firstOf // title + number → first section
-	explicit, outline          map[string]int
-	children                   map[childKey]int // the first child of each title under each parent
-	// norms holds each of the document's own titles normalised, with and
-	// without its number: most lookups ask for a title the document has,
-	// and need not normalise it again.
-	norms map[string]normedTitle
+	d *diff.Document
+	// number holds each section's explicit heading number, if any.
+	number []string
+	// byNum holds the first section of each number, explicit or outline;
+	// shared, every section of a number more than one section has, in
+	// order (an explicit number that is also another section's outline
+	// number, or another section's explicit number).
+	byNum  map[string]int
+	shared map[string][]int
+
+	normed sync.Once
+	// full and stripped hold each section's title normalised, with and
+	// without its number; norms the first section of each of the
+	// document's own titles: most lookups ask for a title the document
+	// has, and need not normalise it again.
+	full, stripped []string
+	norms          map[string]int
+
+	titled, numbers, kids    sync.Once
+	fullFirst, strippedFirst firstOf // title → first section
+	explicit, outline        map[string]int
+	children                 map[childKey]int // the first child of each title under each parent
 }
 
-type normedTitle struct{ full, stripped string }
+// normalise builds the normalised titles.
+func (x *sectionIndex) normalise() {
+	x.normed.Do(func() {
+		n := len(x.d.Sections)
+		x.full, x.stripped, x.norms = make([]string, n), make([]string, n), make(map[string]int, n)
+		for i := n - 1; i >= 0; i-- { // the first section with a title is written last and stays
+			t := x.d.Sections[i].Title
+			x.full[i] = normTitle(t)
+			x.stripped[i] = normTitle(refs.StripNumber(t))
+			x.norms[t] = i
+		}
+	})
+}
 
 // normalised returns title normalised with and without its number (see
 // normTitle), from the document's own titles when it is one of them.
 func (x *sectionIndex) normalised(title string) (full, stripped string) {
-	if n, ok := x.norms[title]; ok {
-		return n.full, n.stripped
+	x.normalise()
+	if i, ok := x.norms[title]; ok {
+		return x.full[i], x.stripped[i]
 	}
 	return normTitle(title), normTitle(refs.StripNumber(title))
+}
+
+// byNumber returns the first section with number (explicit or outline)
+// whose title is title up to normalisation (see normTitle), with or
+// without its number; -1 for none.
+func (x *sectionIndex) byNumber(title, number string) int {
+	if ks, ok := x.shared[number]; ok {
+		full, stripped := x.normalised(title)
+		for _, k := range ks {
+			if x.d.Sections[k].Title == title || x.full[k] == full || x.stripped[k] == stripped {
+				return k
+			}
+		}
+		return -1
+	}
+	k, ok := x.byNum[number]
+	if !ok {
+		return -1
+	}
+	if x.d.Sections[k].Title == title {
+		return k
+	}
+	full, stripped := x.normalised(title)
+	if x.full[k] == full || x.stripped[k] == stripped {
+		return k
+	}
+	return -1
+}
+
+// byTitle returns the first section with normalised title full, or
+// stripped: the earlier of the two, or -1.
+func (x *sectionIndex) byTitle(full, stripped string) int {
+	x.normalise()
+	x.titled.Do(func() {
+		n := len(x.full)
+		x.fullFirst, x.strippedFirst = make(firstOf, n), make(firstOf, n)
+		for i := n - 1; i >= 0; i-- {
+			x.fullFirst[[2]string{x.full[i], ""}] = i
+			x.strippedFirst[[2]string{x.stripped[i], ""}] = i
+		}
+	})
+	return earlier(x.fullFirst.first(full, ""), x.strippedFirst.first(stripped, ""))
+}
+
+// numberOnly returns the first section whose explicit heading number is
+// number, else the first whose outline number is.
+func (x *sectionIndex) numberOnly(number string) (int, bool) {
+	x.numbers.Do(func() {
+		n := len(x.number)
+		x.explicit, x.outline = make(map[string]int), make(map[string]int, n)
+		for i := n - 1; i >= 0; i-- {
+			if x.number[i] != "" {
+				x.explicit[x.number[i]] = i
+			}
+			x.outline[x.d.Sections[i].Number] = i
+		}
+	})
+	if i, ok := x.explicit[number]; ok {
+		return i, true
+	}
+	if i, ok := x.outline[number]; ok {
+		return i, true
+	}
+	return -1, false
+}
+
+// earlier returns the earlier of two sections, -1 standing for none.
+func earlier(i, j int) int {
+	if i < 0 || j >= 0 && j < i {
+		return j
+	}
+	return i
 }
 
 // titleOverlap groups a document's sections by the word set of their title,
@@ -57,6 +166,21 @@ type childKey struct {
 // sections, for parent -1) whose title, normalised without its number, is
 // title.
 func (x *sectionIndex) childTitled(parent int, title string) (int, bool) {
+	x.normalise()
+	x.kids.Do(func() {
+		x.children = make(map[childKey]int, len(x.full))
+		// written from the last child to the first: the first with a
+		// key is written last and stays
+		note := func(parent int, ks []int) {
+			for j := len(ks) - 1; j >= 0; j-- {
+				x.children[childKey{parent, x.stripped[ks[j]]}] = ks[j]
+			}
+		}
+		note(-1, x.d.TopLevel())
+		for p, s := range x.d.Sections {
+			note(p, s.Children)
+		}
+	})
 	k, ok := x.children[childKey{parent, title}]
 	return k, ok
 }
@@ -155,47 +279,48 @@ func titleOverlapOf(d *diff.Document) *titleOverlap {
 
 func newSectionIndex(d *diff.Document) *sectionIndex {
 	n := len(d.Sections)
-	x := &sectionIndex{
-		fullFirst: make(firstOf, n), strippedFirst: make(firstOf, n),
-		fullNumber: make(firstOf, n), strippedNumber: make(firstOf, n),
-		explicit: map[string]int{}, outline: make(map[string]int, n), children: make(map[childKey]int, n),
-		norms: make(map[string]normedTitle, n),
-	}
-	stripped := make([]string, n)
+	x := &sectionIndex{d: d, number: make([]string, n), byNum: make(map[string]int, n)}
+	// Outline numbers name one section each: written blind. An explicit
+	// number other than the section's outline number may be any
+	// section's, and is added with a look first.
+	var odd []int
 	for i, s := range d.Sections {
-		stripped[i] = normTitle(refs.StripNumber(s.Title))
-	}
-	// Every map below is written from the last section to the first: the
-	// first section with a key is written last and stays.
-	noteChildren := func(parent int, ks []int) {
-		for j := len(ks) - 1; j >= 0; j-- {
-			x.children[childKey{parent, stripped[ks[j]]}] = ks[j]
+		if s.Number != "" {
+			x.byNum[s.Number] = i
 		}
-	}
-	noteChildren(-1, d.TopLevel())
-	for p, s := range d.Sections {
-		noteChildren(p, s.Children)
-	}
-	for i := n - 1; i >= 0; i-- {
-		s := d.Sections[i]
-		full := normTitle(s.Title)
-		number := s.Number // the reference's number: explicit, else the outline's
 		if explicit, _, _, ok := refs.HeadingNumber(s.Title); ok {
-			x.explicit[explicit] = i
-			number = explicit
-		}
-		x.outline[s.Number] = i
-		x.norms[s.Title] = normedTitle{full, stripped[i]}
-		x.fullFirst[[2]string{full, ""}] = i
-		x.strippedFirst[[2]string{stripped[i], ""}] = i
-		for _, num := range [2]string{number, s.Number} {
-			if num != "" {
-				x.fullNumber[[2]string{full, num}] = i
-				x.strippedNumber[[2]string{stripped[i], num}] = i
+			x.number[i] = explicit
+			if explicit != s.Number {
+				odd = append(odd, i)
 			}
 		}
 	}
+	for _, i := range odd {
+		e := x.number[i]
+		k, ok := x.byNum[e]
+		switch {
+		case !ok:
+			x.byNum[e] = i
+		case x.shared[e] != nil:
+			x.shared[e] = insertSorted(x.shared[e], i)
+		default:
+			if x.shared == nil {
+				x.shared = map[string][]int{}
+			}
+			x.shared[e] = insertSorted([]int{k}, i)
+			x.byNum[e] = min(k, i)
+		}
+	}
 	return x
+}
+
+// insertSorted inserts i into the ascending list ks, once.
+func insertSorted(ks []int, i int) []int {
+	at, found := slices.BinarySearch(ks, i)
+	if found {
+		return ks
+	}
+	return slices.Insert(ks, at, i)
 }
 
 func newTitleOverlap(d *diff.Document) *titleOverlap {

@@ -72,38 +72,83 @@ func locate(d *diff.Document, r SectionRef) (int, bool) {
 	}
 	x := indexOf(d)
 	if r.Title == "" {
-		if i, ok := x.explicit[r.Number]; ok {
-			return i, true
-		}
-		if i, ok := x.outline[r.Number]; ok {
-			return i, true
-		}
-		return -1, false
+		return x.numberOnly(r.Number)
 	}
-	full, want := x.normalised(r.Title)
 	// The title matches exactly: the first such section whose number
 	// matches too, else the first such section.
 	if r.Number != "" {
-		best := -1
-		for _, i := range []int{x.fullNumber.first(full, r.Number), x.strippedNumber.first(want, r.Number)} {
-			if i >= 0 && (best < 0 || i < best) {
-				best = i
-			}
-		}
-		if best >= 0 {
-			return best, true
+		if i := x.byNumber(r.Title, r.Number); i >= 0 {
+			return i, true
 		}
 	}
-	best := -1
-	for _, i := range []int{x.fullFirst.first(full, ""), x.strippedFirst.first(want, "")} {
-		if i >= 0 && (best < 0 || i < best) {
-			best = i
-		}
-	}
-	if best >= 0 {
-		return best, true
+	full, want := x.normalised(r.Title)
+	if i := x.byTitle(full, want); i >= 0 {
+		return i, true
 	}
 	return titleOverlapOf(d).similar(words.NewSet(refs.StripNumber(r.Title)), r.Number)
+}
+
+// ownRef reports whether locate(d, r) is i, where r names section i of d
+// by its outline number and title (as TopicSectionAt does), without
+// looking r up: i is the first section of its title with its number —
+// outline numbers name one section each — unless an earlier section of
+// the same title (normalised, with or without its number) has i's
+// outline number as its explicit heading number. The document title,
+// without a number, is taken when it is the first section.
+func ownRef(d *diff.Document, i int, r SectionRef) bool {
+	if i < 0 || i >= len(d.Sections) {
+		return false
+	}
+	s := d.Sections[i]
+	if r.Number != s.Number || r.Title != s.Title || r.Title == "" {
+		return false // named otherwise, or by number alone (locate's other path)
+	}
+	if r.Number == "" {
+		// the document title: named by its title alone, it is the first
+		// section of that title if it is the first section
+		return i == 0
+	}
+	return !shadowedOf(d)[i]
+}
+
+type shadowedKey struct{}
+
+// shadowedOf returns the sections of d that their outline number and
+// title do not locate (see ownRef), built once per document: nil for
+// the usual document, whose explicit heading numbers are its outline
+// numbers.
+func shadowedOf(d *diff.Document) map[int]bool {
+	return d.Memo(shadowedKey{}, func() any {
+		type odd struct {
+			j        int
+			explicit string
+		}
+		var odds []odd // sections whose explicit number is not their outline number
+		for j, s := range d.Sections {
+			if e, _, _, ok := refs.HeadingNumber(s.Title); ok && e != s.Number {
+				odds = append(odds, odd{j, e})
+			}
+		}
+		if len(odds) == 0 {
+			return map[int]bool(nil)
+		}
+		byOutline := make(map[string]int, len(d.Sections))
+		for k, s := range d.Sections {
+			byOutline[s.Number] = k
+		}
+		out := map[int]bool{}
+		for _, o := range odds {
+			k, ok := byOutline[o.explicit]
+			if !ok || k <= o.j {
+				continue
+			}
+			a, b := d.Sections[o.j].Title, d.Sections[k].Title
+			if normTitle(a) == normTitle(b) || normTitle(refs.StripNumber(a)) == normTitle(refs.StripNumber(b)) {
+				out[k] = true
+			}
+		}
+		return out
+	}).(map[int]bool)
 }
 
 // matchTitle returns the section of d whose title names the same section

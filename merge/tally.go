@@ -35,7 +35,7 @@ func dropTallies(in PlanInput, changes []Change) ([]Change, []Rejection) {
 				continue
 			}
 		}
-		kept = append(kept, c)
+		kept = keepChange(kept, changes, c)
 	}
 	return kept, out
 }
