@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"slices"
 	"strings"
-	"unicode"
 
 	"github.com/crucible-go/crucible/internal/words"
 )
@@ -84,7 +83,7 @@ func (x *titleIndex) prefix(s words.Set) []string {
 
 // add records title number id, which must be higher than any added.
 func (x *titleIndex) add(id int, title string, set words.Set) {
-	fk := foldKey(strings.TrimSpace(title))
+	fk := words.FoldKey(strings.TrimSpace(title))
 	g, ok := x.byFold[fk]
 	if !ok {
 		g = len(x.groups)
@@ -114,7 +113,7 @@ func (x *titleIndex) add(id int, title string, set words.Set) {
 // word-set group that is also equal to the query's text scores 1, not the
 // group's score: the text group covers it.
 func (x *titleIndex) candidates(title string, set words.Set, fn func(g int, score float64)) {
-	if g, ok := x.byFold[foldKey(strings.TrimSpace(title))]; ok {
+	if g, ok := x.byFold[words.FoldKey(strings.TrimSpace(title))]; ok {
 		fn(g, 1)
 	}
 	if len(set) == 0 {
@@ -167,20 +166,4 @@ func (x *titleIndex) bestUnused(title string, set words.Set, used map[int]bool, 
 		}
 	})
 	return best, bestScore
-}
-
-// foldKey maps s to one text for all texts strings.EqualFold holds
-// equal to it: every rune replaced by the smallest of its case-folding
-// orbit.
-func foldKey(s string) string {
-	var b strings.Builder
-	b.Grow(len(s))
-	for _, r := range s {
-		m := r
-		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
-			m = min(m, f)
-		}
-		b.WriteRune(m)
-	}
-	return b.String()
 }

@@ -541,12 +541,12 @@ func newConflictEvidence(p *diff.Point, qs *quoteTable) *conflictEvidence {
 	// The same text but for case and surrounding space: ASCII texts are
 	// so when of one form; with a text that is not ASCII among them
 	// (folding may pair it with an ASCII one), texts whose runes fold
-	// alike (see foldKey) are.
+	// alike (see words.FoldKey) are.
 	if slices.ContainsFunc(classes, func(c quoteClass) bool { return !c.ascii }) {
 		byFold := make(map[string]uint64, len(classes)) // the variants of each folded text
 		keys := make([]string, len(classes))
 		for k := range classes {
-			keys[k] = foldKey(classes[k].trimmed)
+			keys[k] = words.FoldKey(classes[k].trimmed)
 			byFold[keys[k]] |= classes[k].vars
 		}
 		for k := range classes {
@@ -606,23 +606,6 @@ func (t *quoteTable) setClass(form, class int32) int32 {
 // surrounding space.
 func sameStatement(a, b words.Set, qa, qb string) bool {
 	return diceAtLeast90(a, b) || strings.EqualFold(strings.TrimSpace(qa), strings.TrimSpace(qb))
-}
-
-// foldKey returns s with each rune replaced by the least rune it folds
-// to (its simple case-folding orbit's least): two texts are equal under
-// strings.EqualFold exactly when their keys are equal. A byte that is not
-// UTF-8 is U+FFFD to both.
-func foldKey(s string) string {
-	var b strings.Builder
-	b.Grow(len(s))
-	for _, r := range s {
-		least := r
-		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
-			least = min(least, f)
-		}
-		b.WriteRune(least)
-	}
-	return b.String()
 }
 
 func isASCII(s string) bool {
