@@ -20,11 +20,24 @@ const gramLen = 4
 
 // newGramSet indexes text, at about one set bit in eight.
 func newGramSet(text string) gramSet {
+	g := sizedGramSet(len(text))
+	g.add(text)
+	return g
+}
+
+// sizedGramSet is an empty gramSet for about n bytes of text.
+func sizedGramSet(n int) gramSet {
 	logBits := uint(9)
-	for 1<<logBits < 8*len(text) && logBits < 24 {
+	for 1<<logBits < 8*n && logBits < 24 {
 		logBits++
 	}
-	g := gramSet{bits: make([]uint64, 1<<(logBits-6)), shift: 32 - logBits}
+	return gramSet{bits: make([]uint64, 1<<(logBits-6)), shift: 32 - logBits}
+}
+
+// add sets the bits of text's runs. A set holding several texts may hold
+// a needle none of them does (a run of each), never the reverse: it only
+// ever rules texts out.
+func (g gramSet) add(text string) {
 	var v uint32
 	for i := 0; i < len(text); i++ {
 		v = v<<8 | uint32(text[i])
@@ -33,7 +46,33 @@ func newGramSet(text string) gramSet {
 			g.bits[h>>6] |= 1 << (h & 63)
 		}
 	}
-	return g
+}
+
+// gramBlock is how many consecutive changes of a variant share a block
+// filter in resolveConflicts.
+const gramBlock = 64
+
+// blockGrams returns a gramSet for each run of size changes of list
+// (indexes into changes), holding the runs of all their texts: a
+// losing value is probed once per block, and only the changes of the
+// blocks that may hold it are probed one by one. Without it, each losing
+// value probed every change of its variant — conflicts × changes, both
+// growing with the documents.
+func blockGrams(changes []Change, list []int, size int) []gramSet {
+	out := make([]gramSet, 0, (len(list)+size-1)/size)
+	for lo := 0; lo < len(list); lo += size {
+		members := list[lo:min(lo+size, len(list))]
+		n := 0
+		for _, i := range members {
+			n += len(changes[i].Source.Text)
+		}
+		g := sizedGramSet(n)
+		for _, i := range members {
+			g.add(changes[i].Source.Text)
+		}
+		out = append(out, g)
+	}
+	return out
 }
 
 func (g gramSet) hash(v uint32) uint32 {

@@ -287,11 +287,19 @@ func (in PlanInput) variant(label string) Variant {
 // resolveConflicts makes the changes state only the winning values and
 // lists every losing value as a change not made.
 func resolveConflicts(in PlanInput, changes []Change) ([]Rejection, []Amendment) {
+	return resolveConflictsBlocks(in, changes, gramBlock)
+}
+
+// resolveConflictsBlocks is resolveConflicts probing the changes of a
+// variant in blocks of block changes (see blockGrams): the block size
+// changes how much is probed, never the answer.
+func resolveConflictsBlocks(in PlanInput, changes []Change, block int) ([]Rejection, []Amendment) {
 	var out []Rejection
 	var amendments []Amendment
 	grams := make([]gramSet, len(changes)) // built when first needed, dropped when the text changes
 	var products []uint32                  // a losing value's gram products (gramProducts), reused
 	byVariant := map[string][]int{}        // the changes from each variant, in plan order
+	blocks := map[string][]gramSet{}       // blockGrams of byVariant's lists, built when first needed
 	for i := range changes {
 		label := changes[i].Source.Variant.Label
 		byVariant[label] = append(byVariant[label], i)
@@ -320,16 +328,34 @@ func resolveConflicts(in PlanInput, changes []Change) ([]Rejection, []Amendment)
 				by = said.Variant // the winner's row: its rationale comes along
 			}
 			products = gramProducts(products[:0], lose.Text) // for every change below
-			for _, i := range byVariant[lose.Variant] {
-				c := &changes[i]
-				if grams[i].bits == nil {
-					grams[i] = newGramSet(c.Source.Text)
-				}
-				if !grams[i].mayStateLoserProducts(lose, products) {
+			list := byVariant[lose.Variant]
+			bs, ok := blocks[lose.Variant]
+			if !ok && len(list) > 0 {
+				bs = blockGrams(changes, list, block)
+				blocks[lose.Variant] = bs
+			}
+			for b := range bs {
+				// A block that cannot hold the value has no change that
+				// does: stateWinner finds a value only as it is written
+				// (lose.Text, or the value itself), whose runs are all
+				// in the block's set if they are in a member's text.
+				if !bs[b].mayStateLoserProducts(lose, products) {
 					continue
 				}
-				if text, ok := stateWinner(c.Source.Text, lose, said); ok {
+				for _, i := range list[b*block : min((b+1)*block, len(list))] {
+					c := &changes[i]
+					if grams[i].bits == nil {
+						grams[i] = newGramSet(c.Source.Text)
+					}
+					if !grams[i].mayStateLoserProducts(lose, products) {
+						continue
+					}
+					text, ok := stateWinner(c.Source.Text, lose, said)
+					if !ok {
+						continue
+					}
 					c.Source.Text, grams[i] = text, gramSet{}
+					bs[b].add(text) // the block still rules out only what no member holds
 					if lose.Value == lose.Text && !strings.Contains(text, win.Text) {
 						removed = append(removed, "#"+strconv.Itoa(c.Number))
 					} else {
