@@ -41,14 +41,20 @@ func writeRow(b *strings.Builder, cells ...string) {
 // approach, rationale), with room made first: a table of thousands of
 // rows is not copied at each doubling of the builder.
 func writeRejections(b *strings.Builder, rows []Rejection) {
+	b.Grow(rejectionsSize(rows))
+	for _, r := range rows {
+		writeRow(b, r.Point, r.NonBase, r.Rationale)
+	}
+}
+
+// rejectionsSize is about the size of rows' table rows: their cells and
+// the row's pipes and spaces.
+func rejectionsSize(rows []Rejection) int {
 	n := 0
 	for _, r := range rows {
 		n += len(r.Point) + len(r.NonBase) + len(r.Rationale) + 12
 	}
-	b.Grow(n)
-	for _, r := range rows {
-		writeRow(b, r.Point, r.NonBase, r.Rationale)
-	}
+	return n
 }
 
 // writeCell writes mdCell(s).

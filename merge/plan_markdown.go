@@ -253,10 +253,11 @@ func numberRanges(ns []int) string {
 // Markdown renders refactor-plan.md as ARTIFACTS.md lays it out.
 func (p Plan) Markdown() string {
 	var b strings.Builder
-	// A change takes about 1 KB of text, a table row a few hundred bytes:
-	// room made up front, a plan of thousands of changes is not copied at
-	// every doubling of the builder.
-	b.Grow(4096 + 1024*len(p.Changes) + 256*(len(p.Weaknesses)+len(p.Rejected)))
+	// A change takes about 1 KB of text, a weakness a few hundred bytes,
+	// and the rejections what their cells hold (rejectionsSize): room made
+	// up front, a plan of thousands of changes is not copied at every
+	// doubling of the builder, nor grown again for its rejections.
+	b.Grow(4096 + 1024*len(p.Changes) + 256*len(p.Weaknesses) + rejectionsSize(p.Rejected))
 	fmt.Fprintf(&b, "# Refactoring Plan: Merge into Base (Variant %s)\n\n## Overview\n\n", mdInline(p.Base.Label))
 	fmt.Fprintf(&b, "- **Base:** %s\n", mdInline(p.Base.String()))
 	var from []string
