@@ -45,26 +45,11 @@ func hasFold(s, sub string) bool {
 			return false
 		}
 		i += k
-		if foldsAt(s[i:i+n], sub) {
+		if words.EqualLowerASCII(s[i:i+n], sub) {
 			return true
 		}
 	}
 	return false
-}
-
-// foldsAt reports whether t, as long as sub, is sub with ASCII letters in
-// either case.
-func foldsAt(t, sub string) bool {
-	for j := 1; j < len(sub); j++ {
-		c := t[j]
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		if c != sub[j] {
-			return false
-		}
-	}
-	return true
 }
 
 // hasColonDigit reports whether s holds ':' directly followed by an ASCII

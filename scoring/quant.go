@@ -14,6 +14,7 @@ import (
 	"github.com/crucible-go/crucible/diff"
 	"github.com/crucible-go/crucible/internal/lexicon"
 	"github.com/crucible-go/crucible/internal/refs"
+	"github.com/crucible-go/crucible/internal/words"
 )
 
 // Metric is one quantitative metric of one variant.
@@ -429,7 +430,7 @@ func metadataKeyAt(l string, i int) bool {
 
 func metadataKeyThenColon(l string, i int) bool {
 	for _, kw := range metadataKeys {
-		if len(l)-i >= len(kw) && asciiFoldEqual(l[i:i+len(kw)], kw) && colonAfterKey(l, i+len(kw)) {
+		if len(l)-i >= len(kw) && words.EqualLowerASCII(l[i:i+len(kw)], kw) && colonAfterKey(l, i+len(kw)) {
 			return true
 		}
 	}
@@ -462,21 +463,6 @@ func skipRESpace(l string, i int) int {
 		i++
 	}
 	return i
-}
-
-// asciiFoldEqual reports whether s equals the lower-case ASCII kw in
-// ASCII case.
-func asciiFoldEqual(s, kw string) bool {
-	for j := 0; j < len(kw); j++ {
-		c := s[j]
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		if c != kw[j] {
-			return false
-		}
-	}
-	return true
 }
 
 // sortedKeys returns the keys of a string set, sorted.

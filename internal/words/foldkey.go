@@ -23,3 +23,23 @@ func FoldKey(s string) string {
 	}
 	return b.String()
 }
+
+// EqualLowerASCII reports whether t is lower, a lower-case ASCII text,
+// with its ASCII letters in either case: strings.EqualFold for that case,
+// without decoding runes. The scanners that stand in for case-insensitive
+// expressions use it to compare a keyword where they found its first byte.
+func EqualLowerASCII(t, lower string) bool {
+	if len(t) != len(lower) {
+		return false
+	}
+	for j := 0; j < len(lower); j++ {
+		c := t[j]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != lower[j] {
+			return false
+		}
+	}
+	return true
+}

@@ -36,3 +36,44 @@ func FuzzFoldKey(f *testing.F) {
 		}
 	})
 }
+
+func TestEqualLowerASCII(t *testing.T) {
+	tests := []struct {
+		t, lower string
+		want     bool
+	}{
+		{"Version", "version", true},
+		{"VERSION", "version", true},
+		{"version", "version", true},
+		{"versioN:", "version", false}, // lengths differ
+		{"Versiom", "version", false},
+		{"", "", true},
+		{"[", "{", false}, // '[' is not a capital of '{'
+		{"@", "`", false},
+	}
+	for _, tt := range tests {
+		if got := EqualLowerASCII(tt.t, tt.lower); got != tt.want {
+			t.Errorf("EqualLowerASCII(%q, %q) = %v, want %v", tt.t, tt.lower, got, tt.want)
+		}
+	}
+}
+
+func FuzzEqualLowerASCII(f *testing.F) {
+	f.Add("Version", "version")
+	f.Add("ſ", "s")
+	f.Fuzz(func(t *testing.T, s, lower string) {
+		lower = strings.ToLower(lower)
+		ascii := true
+		for i := 0; i < len(s)+len(lower); i++ {
+			if c := (s + lower)[i]; c >= 0x80 {
+				ascii = false
+			}
+		}
+		if !ascii {
+			return // EqualFold folds runes beyond ASCII, which this does not claim to
+		}
+		if got, want := EqualLowerASCII(s, lower), strings.EqualFold(s, lower); got != want {
+			t.Errorf("EqualLowerASCII(%q, %q) = %v, EqualFold says %v", s, lower, got, want)
+		}
+	})
+}
