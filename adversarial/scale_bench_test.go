@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"runtime/metrics"
 	"slices"
 	"sync"
 	"testing"
@@ -36,11 +37,24 @@ type stepClock struct {
 	step    string
 	spent   map[string]time.Duration
 	cpu     map[string]time.Duration
-	perRun  []map[string]time.Duration // each run's CPU per step
+	// allocated is the heap allocated per span (runtime/metrics'
+	// /gc/heap/allocs:bytes): a step's garbage, and so its share of the
+	// collector's work, even where the collector runs in a later span.
+	allocated map[string]uint64
+	lastAlloc uint64
+	perRun    []map[string]time.Duration // each run's CPU per step
 }
 
 func newStepClock() *stepClock {
-	return &stepClock{spent: map[string]time.Duration{}, cpu: map[string]time.Duration{}}
+	return &stepClock{spent: map[string]time.Duration{}, cpu: map[string]time.Duration{}, allocated: map[string]uint64{}}
+}
+
+// heapAllocated reads the bytes allocated on the heap so far, without
+// stopping the world as runtime.ReadMemStats does.
+func heapAllocated() uint64 {
+	s := []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}}
+	metrics.Read(s)
+	return s[0].Value.Uint64()
 }
 
 func (c *stepClock) start() {
@@ -48,12 +62,15 @@ func (c *stepClock) start() {
 	defer c.mu.Unlock()
 	c.last, c.step = time.Now(), "input"
 	c.lastCPU, _ = cputime.Now()
+	c.lastAlloc = heapAllocated()
 	c.perRun = append(c.perRun, map[string]time.Duration{})
 }
 
 func (c *stepClock) lap(next string) {
 	now := time.Now()
 	cpu, _ := cputime.Now()
+	alloc := heapAllocated()
+	c.allocated[c.step] += alloc - c.lastAlloc
 	c.spent[c.step] += now.Sub(c.last)
 	c.cpu[c.step] += cpu - c.lastCPU
 	if len(c.perRun) > 0 {
@@ -66,7 +83,7 @@ func (c *stepClock) lap(next string) {
 		now = time.Now()
 		cpu, _ = cputime.Now()
 	}
-	c.last, c.lastCPU, c.step = now, cpu, next
+	c.last, c.lastCPU, c.lastAlloc, c.step = now, cpu, alloc, next
 }
 
 func (c *stepClock) Observe(_ context.Context, e Event) {
@@ -95,6 +112,7 @@ func (c *stepClock) report(b *testing.B, runs int) map[string]float64 {
 		ms := float64(c.cpu[s].Microseconds()) / 1000 / float64(max(runs, 1))
 		out[s] = ms
 		b.ReportMetric(ms, s+"-cpu-ms")
+		b.ReportMetric(float64(c.allocated[s])/(1<<20)/float64(max(runs, 1)), s+"-alloc-MB")
 	}
 	return out
 }
